@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as index from '../src/index.js';
+import * as nodeEntry from '../src/node.js';
+
+const SRC = new URL('../src/', import.meta.url);
+
+/** Every module specifier in a file: static imports/exports and dynamic imports. */
+function specifiers(source: string): string[] {
+  const found: string[] = [];
+  const patterns = [
+    /\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  for (const pattern of patterns) {
+    for (const match of source.matchAll(pattern)) found.push(match[1] as string);
+  }
+  return found;
+}
+
+/** The files reachable from src/index.ts through relative imports, with their sources. */
+function moduleGraph(entry: string): Map<string, string> {
+  const seen = new Map<string, string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop() as string;
+    if (seen.has(file)) continue;
+    const source = readFileSync(new URL(file, SRC), 'utf8');
+    seen.set(file, source);
+    for (const specifier of specifiers(source)) {
+      if (specifier.startsWith('./')) queue.push(specifier.slice(2).replace(/\.js$/, '.ts'));
+    }
+  }
+  return seen;
+}
+
+describe('Web Crypto entry point (src/index.ts)', () => {
+  const graph = moduleGraph('index.ts');
+
+  it('reaches the expected modules (so the scan below is not vacuous)', () => {
+    expect([...graph.keys()].sort()).toEqual([
+      'algorithms.ts',
+      'authorization-header.ts',
+      'encoding.ts',
+      'index.ts',
+      'json.ts',
+      'web-crypto.ts',
+    ]);
+  });
+
+  it('imports nothing but its own relative modules: no node: built-ins, no packages', () => {
+    for (const [file, source] of graph) {
+      for (const specifier of specifiers(source)) {
+        expect(specifier, `${file} imports ${specifier}`).toMatch(/^\.\/[\w-]+\.js$/);
+      }
+      expect(source, file).not.toMatch(/['"]node:/);
+    }
+  });
+
+  it('uses no Node-only globals', () => {
+    for (const [file, source] of graph) {
+      const code = source.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+      expect(code, file).not.toMatch(/\b(?:Buffer|process|require|__dirname|setImmediate)\b/);
+    }
+  });
+
+  it('exports exactly the public API', () => {
+    expect(Object.keys(index).sort()).toEqual([
+      'DEFAULT_SIGNATURE_OPTIONS',
+      'formatAuthorization',
+      'parseAuthorization',
+      'sign',
+      'signBody',
+      'signQuery',
+      'verify',
+    ]);
+  });
+});
+
+describe('node entry point (src/node.ts)', () => {
+  it('exports the sync functions and the shared helpers', () => {
+    expect(Object.keys(nodeEntry).sort()).toEqual([
+      'DEFAULT_SIGNATURE_OPTIONS',
+      'formatAuthorization',
+      'parseAuthorization',
+      'signBodySync',
+      'signQuerySync',
+      'signSync',
+      'verifySync',
+    ]);
+  });
+
+  it('shares the header helpers with the Web Crypto entry (one implementation)', () => {
+    expect(nodeEntry.parseAuthorization).toBe(index.parseAuthorization);
+    expect(nodeEntry.formatAuthorization).toBe(index.formatAuthorization);
+    expect(nodeEntry.DEFAULT_SIGNATURE_OPTIONS).toBe(index.DEFAULT_SIGNATURE_OPTIONS);
+  });
+});
