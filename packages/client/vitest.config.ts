@@ -1,0 +1,8 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    // type-level tests (*.test-d.ts) run through tsc: an unused @ts-expect-error fails them
+    typecheck: { enabled: true, tsconfig: './tsconfig.json' },
+  },
+});
