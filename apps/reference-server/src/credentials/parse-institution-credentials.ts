@@ -1,0 +1,81 @@
+import type { InstitutionCredential } from '../storage/types.js';
+
+/** The environment variable the credentials come from (DECISIONS.md "credentials"). */
+const source = 'INSTITUTION_CREDENTIALS';
+
+/** Shorter secrets are too easy to guess; generateCredential issues 43 random characters. */
+export const minimumSecretKeyLength = 16;
+
+/**
+ * A public key travels in the Authorization header before a colon (DECISIONS.md "header"): visible
+ * ASCII without ':'.
+ */
+const publicKeyPattern = /^[\x21-\x39\x3b-\x7e]+$/;
+
+const fields = ['institution', 'publicKey', 'secretKey'] as const;
+
+/**
+ * Reads INSTITUTION_CREDENTIALS, a JSON array of `{ "institution", "publicKey", "secretKey" }`, and
+ * lists every problem at once, each naming the index and field. No message ever repeats a value
+ * (not even JSON.parse's, which quotes the input): the input holds secrets, and messages reach logs.
+ */
+export function parseInstitutionCredentials(json: string): InstitutionCredential[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new Error(`${source} is not valid JSON (expected an array of objects).`);
+  }
+  if (!Array.isArray(parsed)) {
+    throw new Error(`${source} must be a JSON array of { institution, publicKey, secretKey }.`);
+  }
+  const problems: string[] = [];
+  const firstIndexByPublicKey = new Map<string, number>();
+  const credentials: InstitutionCredential[] = [];
+  parsed.forEach((item: unknown, index) => {
+    const at = `${source}[${index}]`;
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      problems.push(`${at} must be an object with institution, publicKey and secretKey.`);
+      return;
+    }
+    const record = item as Record<string, unknown>;
+    const before = problems.length;
+    for (const key of Object.keys(record)) {
+      if (!(fields as readonly string[]).includes(key)) {
+        problems.push(`${at} has the unknown field "${key}".`);
+      }
+    }
+    for (const field of fields) {
+      const value = record[field];
+      if (typeof value !== 'string' || value.trim() === '') {
+        problems.push(`${at}.${field} must be a non-empty string.`);
+      }
+    }
+    const { institution, publicKey, secretKey } = record;
+    if (typeof publicKey === 'string' && publicKey !== '' && !publicKeyPattern.test(publicKey)) {
+      problems.push(`${at}.publicKey must be visible ASCII characters without ":".`);
+    }
+    if (typeof secretKey === 'string' && secretKey.trim() !== '') {
+      if (secretKey.length < minimumSecretKeyLength) {
+        problems.push(`${at}.secretKey must be at least ${minimumSecretKeyLength} characters.`);
+      }
+    }
+    if (typeof publicKey === 'string') {
+      const first = firstIndexByPublicKey.get(publicKey);
+      if (first !== undefined) {
+        problems.push(`${at}.publicKey repeats the publicKey of ${source}[${first}].`);
+      } else {
+        firstIndexByPublicKey.set(publicKey, index);
+      }
+    }
+    if (problems.length === before) {
+      credentials.push({
+        institution: (institution as string).trim(),
+        publicKey: publicKey as string,
+        secretKey: secretKey as string,
+      });
+    }
+  });
+  if (problems.length > 0) throw new Error(`Invalid ${source}:\n${problems.join('\n')}`);
+  return credentials;
+}

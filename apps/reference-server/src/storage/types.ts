@@ -1,0 +1,121 @@
+/**
+ * The storage contract between the HTTP layer and the database: plain, already-validated values in,
+ * stored values out. The HTTP layer maps these to the two response shapes of the interface document
+ * (2.3/2.4); nothing here knows about HTTP.
+ */
+
+/** Payout account kinds of the interface document, section 2.4. */
+export type AccountType = 'MOMO' | 'BANK';
+
+/** Mobile money networks of the interface document, section 2.1. */
+export type MobileNetwork = 'MTN' | 'AIRTEL_TIGO' | 'TELECEL';
+
+/** KYC details (document 2.2; types decided in DECISIONS.md "kyc fields"). Dates are 'YYYY-MM-DD'. */
+export interface Kyc {
+  occupation: string | null;
+  address: string | null;
+  validFrom: string | null;
+  validTo: string | null;
+  refNumber: string | null;
+}
+
+/** The one payout account a user may have (document 2.1 rules 1-3, 2.4). */
+export interface AccountDetails {
+  type: AccountType;
+  /** A MOMO account number is the wallet's mobile number, '+233…' (DECISIONS.md "MOMO accounts"). */
+  number: string;
+  network: MobileNetwork | null;
+  bankName: string | null;
+  name: string;
+}
+
+/** An account as stored: its identity and creation time are the database's. */
+export interface StoredAccount extends AccountDetails {
+  id: string;
+  createdAt: Date;
+}
+
+/**
+ * A user's details, already validated and normalized by the HTTP layer: mobileNumber '+233XXXXXXXXX',
+ * ghanaCardNumber 'GHA-123456789-0', dateOfBirth 'YYYY-MM-DD' or null, MOMO account number '+233…'
+ * (DECISIONS.md "mobileNumber", "ghanaCardNumber", "dateOfBirth").
+ */
+export interface UserDetails {
+  email: string;
+  firstName: string;
+  lastName: string;
+  otherName: string | null;
+  gender: string | null;
+  dateOfBirth: string | null;
+  mobileNumber: string;
+  ghanaCardNumber: string;
+  monthlyIncome: number;
+  isGhanaCardVerified: boolean;
+  image: string | null;
+  ghanaCardImage: string | null;
+  kyc: Kyc;
+  account: AccountDetails | null;
+}
+
+/** A user as stored, with what the database owns: id, documents, account identity, creation time. */
+export interface StoredUser extends Omit<UserDetails, 'account'> {
+  id: string;
+  documents: string[];
+  account: StoredAccount | null;
+  createdAt: Date;
+}
+
+/**
+ * A write would give a user a value that belongs to another user (DECISIONS.md "unique email";
+ * the Ghana Card number identifies a person, "existing user recognition"). The HTTP layer answers 409.
+ */
+export class ConflictError extends Error {
+  constructor(readonly field: 'email' | 'ghanaCardNumber') {
+    super(`${field} already belongs to another user`);
+    this.name = 'ConflictError';
+  }
+}
+
+/**
+ * One institution's key pair, as provisioned from INSTITUTION_CREDENTIALS or issued by the
+ * issue-credentials command (DECISIONS.md "credentials").
+ */
+export interface InstitutionCredential {
+  institution: string;
+  publicKey: string;
+  secretKey: string;
+}
+
+/** Everything the server persists. Every call is one database transaction. */
+export interface Storage {
+  /**
+   * New user (created: true) or, when a user with this ghanaCardNumber exists, add it to the
+   * institution (idempotent) and return its STORED details unchanged (created: false).
+   * Throws ConflictError('email') when a NEW user would take another user's email.
+   */
+  createOrAddUser(
+    institutionId: string,
+    details: UserDetails,
+  ): Promise<{ created: boolean; user: StoredUser }>;
+  /**
+   * Replace the details of a user that belongs to the institution; null when it does not (or does
+   * not exist). Throws ConflictError('email'|'ghanaCardNumber') when taken by another user.
+   * Account: keep the account id/createdAt when type+number are unchanged, otherwise replace the
+   * account (new id); details.account null removes it.
+   */
+  updateUser(
+    institutionId: string,
+    userId: string,
+    details: UserDetails,
+  ): Promise<StoredUser | null>;
+  /** For request authentication. */
+  findCredential(
+    publicKey: string,
+  ): Promise<{ institutionId: string; institution: string; secretKey: string } | null>;
+  /** Upsert institutions by name and their key pairs by publicKey (a changed secret replaces the old). */
+  upsertCredentials(list: InstitutionCredential[]): Promise<void>;
+  countInstitutions(): Promise<number>;
+  /** Health check: a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
