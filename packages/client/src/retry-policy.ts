@@ -83,6 +83,8 @@ export function parseRetryAfter(
   if (header === null) return undefined;
   const value = header.trim();
   if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // All three HTTP-date forms start with the day name; Date.parse alone would read "-1" as a year.
+  if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)/.test(value)) return undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

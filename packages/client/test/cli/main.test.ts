@@ -1,0 +1,206 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { formatAuthorization, sign, verify } from '@institution-api/signing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT, main, USAGE } from '../../src/cli/main.js';
+import { normalizeUser } from '../../src/user.js';
+import {
+  CREDENTIALS,
+  momoAccountUser,
+  userCreatedNew,
+  userUpdated,
+  validationProblem,
+} from '../support/examples.js';
+import { sendJson, startServer, type TestServer } from '../support/http-server.js';
+
+const USER_ID = '3f0c9a52-6d1e-4b7a-9c2e-8a5d4f1b7e21';
+const ENV = {
+  INSTITUTION_PUBLIC_KEY: CREDENTIALS.publicKey,
+  INSTITUTION_SECRET_KEY: CREDENTIALS.secretKey,
+};
+
+let dir: string;
+let userFile: string;
+/** Pretty-printed on purpose: `sign` must cover these bytes, not a re-serialization. */
+const fileText = `${JSON.stringify(momoAccountUser(), null, 2)}\n`;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'institution-api-cli-'));
+  userFile = join(dir, 'user.json');
+  await writeFile(userFile, fileText);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function cli(args: string[], env: Record<string, string | undefined> = ENV) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    env,
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+  });
+  // Whatever happened, the secret never reaches the terminal.
+  expect(stdout + stderr).not.toContain(CREDENTIALS.secretKey);
+  return { code, stdout, stderr };
+}
+
+describe('institution-api sign', () => {
+  it("prints the Authorization value for the file's exact bytes", async () => {
+    const { code, stdout } = await cli(['sign', userFile]);
+    expect(code).toBe(EXIT.ok);
+    const expected = formatAuthorization(CREDENTIALS, await sign(fileText, CREDENTIALS.secretKey));
+    expect(stdout).toBe(`${expected}\n`);
+    // Not the signature of the re-serialized body.
+    const compact = JSON.stringify(momoAccountUser());
+    expect(await verify(compact, stdout.trim().split(':')[1] ?? '', CREDENTIALS.secretKey)).toBe(
+      false,
+    );
+  });
+
+  it('honours --algorithm and --encoding', async () => {
+    const options = { algorithm: 'sha512', encoding: 'base64' } as const;
+    const { code, stdout } = await cli([
+      'sign',
+      '--algorithm',
+      'sha512',
+      '--encoding',
+      'base64',
+      userFile,
+    ]);
+    expect(code).toBe(EXIT.ok);
+    const mac = await sign(fileText, CREDENTIALS.secretKey, options);
+    expect(stdout).toBe(`${CREDENTIALS.publicKey}:${mac}\n`);
+  });
+});
+
+describe('institution-api create and update', () => {
+  let server: TestServer;
+  let answer: (n: number) => [number, unknown];
+
+  beforeAll(async () => {
+    server = await startServer((req, res, n) => {
+      const [status, body] = answer(n);
+      expect(req.headers.authorization?.startsWith(`${CREDENTIALS.publicKey}:`)).toBe(true);
+      sendJson(res, status, body);
+    });
+  });
+  afterAll(() => server.close());
+
+  const env = () => ({ ...ENV, INSTITUTION_API_URL: server.url });
+
+  it('create prints the normalized user and exits 0', async () => {
+    answer = () => [201, userCreatedNew()];
+    const { code, stdout, stderr } = await cli(['create', userFile], env());
+    expect(code).toBe(EXIT.ok);
+    expect(JSON.parse(stdout)).toEqual(normalizeUser(userCreatedNew()));
+    expect(stderr).toMatch(/Created a new user/);
+    const request = server.requests.at(-1);
+    expect(request?.method).toBe('POST');
+    expect(request?.body).toBe(JSON.stringify(momoAccountUser()));
+    const signature = request?.headers.authorization?.split(':')[1] ?? '';
+    expect(await verify(request?.body ?? '', signature, CREDENTIALS.secretKey)).toBe(true);
+  });
+
+  it('create says when the user already existed', async () => {
+    answer = () => [200, userCreatedNew()];
+    const { code, stderr } = await cli(['create', userFile], env());
+    expect(code).toBe(EXIT.ok);
+    expect(stderr).toMatch(/existed/);
+  });
+
+  it('update PUTs to the id and prints the normalized user', async () => {
+    answer = () => [200, userUpdated()];
+    const { code, stdout } = await cli(['update', USER_ID, userFile], env());
+    expect(code).toBe(EXIT.ok);
+    expect(JSON.parse(stdout)).toEqual(normalizeUser(userUpdated()));
+    expect(server.requests.at(-1)?.url).toBe(`/api/v1/external/users/${USER_ID}`);
+    expect(server.requests.at(-1)?.method).toBe('PUT');
+  });
+
+  it('prints the problem and exits 1 for an HTTP error', async () => {
+    answer = () => [400, validationProblem()];
+    const { code, stdout } = await cli(['create', userFile], env());
+    expect(code).toBe(EXIT.http);
+    expect(JSON.parse(stdout)).toEqual(validationProblem());
+  });
+
+  it('exits 2 when the service cannot be reached', async () => {
+    const closed = await startServer(() => {});
+    const url = closed.url;
+    await closed.close();
+    const { code, stderr } = await cli(['create', userFile], { ...ENV, INSTITUTION_API_URL: url });
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toMatch(/network error.*ECONNREFUSED/);
+  });
+});
+
+describe('usage errors exit 2 with a message', () => {
+  it.each([
+    [[], /expected a command/],
+    [['frobnicate', 'x.json'], /expected a command/],
+    [['sign'], /sign expects <file.json>/],
+    [['update', 'x.json'], /update expects <id> <file.json>/],
+    [['sign', '--algorithm', 'md5', 'x.json'], /--algorithm must be one of sha256, sha512/],
+    [['sign', '--encoding', 'b32', 'x.json'], /--encoding must be one of hex, base64/],
+    [['sign', '--verbose', 'x.json'], /Unknown option '--verbose'/],
+    [['sign', '/nonexistent/user.json'], /cannot read \/nonexistent\/user.json \(ENOENT\)/],
+  ])('%j', async (args, message) => {
+    const { code, stderr, stdout } = await cli(args);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toMatch(message);
+    expect(stdout).toBe('');
+  });
+
+  it('names a missing credential variable', async () => {
+    const { code, stderr } = await cli(['sign', userFile], {
+      INSTITUTION_PUBLIC_KEY: CREDENTIALS.publicKey,
+    });
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toMatch(/INSTITUTION_SECRET_KEY is not set/);
+  });
+
+  it('refuses a file that is not JSON for create', async () => {
+    const bad = join(dir, 'bad.json');
+    await writeFile(bad, '{"email": ');
+    const { code, stderr } = await cli(['create', bad]);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toMatch(/not valid UTF-8 JSON/);
+  });
+
+  it('reports a bad public key without echoing the secret', async () => {
+    const { code, stderr } = await cli(['sign', userFile], {
+      ...ENV,
+      INSTITUTION_PUBLIC_KEY: 'has:colon',
+    });
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toMatch(/publicKey must not contain ':'/);
+  });
+});
+
+describe('--help', () => {
+  it('prints usage and exits 0 without needing credentials', async () => {
+    const { code, stdout } = await cli(['--help'], {});
+    expect(code).toBe(EXIT.ok);
+    expect(stdout).toBe(USAGE);
+    expect(stdout).toMatch(/INSTITUTION_SECRET_KEY/);
+  });
+});
+
+describe('the built executable', () => {
+  it('runs the same command (build first: the test task depends on build)', async () => {
+    const bin = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, [bin, 'sign', userFile], {
+      env: { ...process.env, ...ENV },
+    });
+    const expected = formatAuthorization(CREDENTIALS, await sign(fileText, CREDENTIALS.secretKey));
+    expect(stdout).toBe(`${expected}\n`);
+  });
+});

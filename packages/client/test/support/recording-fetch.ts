@@ -1,0 +1,37 @@
+/**
+ * An injected `fetch` that records what the client would put on the wire and answers from a
+ * queue of canned responses, so unit tests need neither sockets nor global stubs.
+ */
+export interface SentRequest {
+  method: string;
+  url: string;
+  headers: Headers;
+  /** The exact body bytes sent. */
+  bytes: Uint8Array;
+  /** The same bytes as UTF-8 text. */
+  text: string;
+}
+
+export function recordingFetch(...answers: (() => Response)[]) {
+  const sent: SentRequest[] = [];
+  const fetch = async (request: Request): Promise<Response> => {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    sent.push({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      bytes,
+      text: new TextDecoder().decode(bytes),
+    });
+    const answer = answers[Math.min(sent.length, answers.length) - 1];
+    if (answer === undefined) throw new Error('recordingFetch: no answer queued');
+    return answer();
+  };
+  return { fetch, sent };
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}) {
+  const type = status >= 400 ? 'application/problem+json' : 'application/json';
+  return () =>
+    new Response(JSON.stringify(body), { status, headers: { 'Content-Type': type, ...headers } });
+}

@@ -1,0 +1,237 @@
+import { parseAuthorization, verify } from '@institution-api/signing';
+import { describe, expect, it } from 'vitest';
+import { UsersClientError } from '../src/errors.js';
+import { normalizeUser } from '../src/user.js';
+import { createUsersClient, type UsersClientOptions } from '../src/users-client.js';
+import {
+  bankAccountUser,
+  CREDENTIALS,
+  momoAccountUser,
+  userAddedToInstitution,
+  userCreatedNew,
+  userUpdated,
+  validationProblem,
+} from './support/examples.js';
+import { json, recordingFetch } from './support/recording-fetch.js';
+
+const BASE_URL = 'https://institution.example.com';
+const USER_ID = '3f0c9a52-6d1e-4b7a-9c2e-8a5d4f1b7e21';
+
+function client(fetch: UsersClientOptions['fetch'], options: Partial<UsersClientOptions> = {}) {
+  return createUsersClient({ baseUrl: BASE_URL, ...CREDENTIALS, fetch, retry: false, ...options });
+}
+
+describe('createUser', () => {
+  it('POSTs the JSON body and signs exactly the bytes it sends', async () => {
+    const { fetch, sent } = recordingFetch(json(201, userCreatedNew()));
+    await client(fetch).createUser(momoAccountUser());
+
+    expect(sent).toHaveLength(1);
+    const [request] = sent;
+    expect(request?.method).toBe('POST');
+    expect(request?.url).toBe(`${BASE_URL}/api/v1/external/users`);
+    expect(request?.headers.get('content-type')).toBe('application/json');
+    expect(request?.text).toBe(JSON.stringify(momoAccountUser()));
+
+    const header = parseAuthorization(request?.headers.get('authorization'));
+    expect(header?.publicKey).toBe(CREDENTIALS.publicKey);
+    expect(await verify(request?.bytes ?? '', header?.signature ?? '', CREDENTIALS.secretKey)).toBe(
+      true,
+    );
+    // A signature over anything but the sent bytes must not verify.
+    const other = `${request?.text} `;
+    expect(await verify(other, header?.signature ?? '', CREDENTIALS.secretKey)).toBe(false);
+  });
+
+  it('signs non-ASCII bodies over their UTF-8 bytes', async () => {
+    const { fetch, sent } = recordingFetch(json(201, userCreatedNew()));
+    const body = { ...momoAccountUser(), firstName: 'Ɛfua', lastName: 'Ɔsei-Mɛnsah' };
+    await client(fetch).createUser(body);
+    const [request] = sent;
+    expect(request?.bytes.length).toBeGreaterThan(request?.text.length ?? 0);
+    const header = parseAuthorization(request?.headers.get('authorization'));
+    expect(await verify(request?.bytes ?? '', header?.signature ?? '', CREDENTIALS.secretKey)).toBe(
+      true,
+    );
+  });
+
+  it('uses the configured algorithm and encoding', async () => {
+    const { fetch, sent } = recordingFetch(json(201, userCreatedNew()));
+    const signature = { algorithm: 'sha512', encoding: 'base64' } as const;
+    await client(fetch, { signature }).createUser(bankAccountUser());
+    const [request] = sent;
+    const header = parseAuthorization(request?.headers.get('authorization'), signature);
+    expect(header).not.toBeNull();
+    expect(
+      await verify(request?.bytes ?? '', header?.signature ?? '', CREDENTIALS.secretKey, signature),
+    ).toBe(true);
+  });
+
+  it('reports 201 as created and normalizes the snake_case answer', async () => {
+    const raw = userCreatedNew();
+    const { fetch } = recordingFetch(json(201, raw));
+    const { data, error, response } = await client(fetch).createUser(momoAccountUser());
+    expect(error).toBeUndefined();
+    expect(response?.status).toBe(201);
+    expect(data?.created).toBe(true);
+    expect(data?.user).toEqual(normalizeUser(raw));
+    expect(data?.raw).toEqual(raw);
+  });
+
+  it('reports 200 (existing user added to the institution) as not created', async () => {
+    const raw = userAddedToInstitution();
+    const { fetch } = recordingFetch(json(200, raw));
+    const { data } = await client(fetch).createUser(bankAccountUser());
+    expect(data?.created).toBe(false);
+    expect(data?.user.account?.bankName).toBe('GCB Bank');
+  });
+
+  it('returns a problem answer as a typed http error, without throwing', async () => {
+    const problem = validationProblem();
+    const { fetch } = recordingFetch(json(400, problem));
+    const { data, error, response } = await client(fetch).createUser(momoAccountUser());
+    expect(data).toBeUndefined();
+    expect(response?.status).toBe(400);
+    expect(error).toEqual({ ...problem, kind: 'http' });
+    if (error?.kind !== 'http') throw new Error('expected an http error');
+    expect(error.errors?.map((e) => e.path)).toEqual(['/body/network', '/body/mobileNumber']);
+  });
+
+  it('turns an error answer that is not problem+json into an about:blank problem', async () => {
+    const { fetch } = recordingFetch(
+      () => new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
+    );
+    const { error } = await client(fetch).createUser(momoAccountUser());
+    expect(error).toEqual({
+      kind: 'http',
+      type: 'about:blank',
+      title: 'Bad Gateway',
+      status: 502,
+      detail: 'The service answered 502 without a problem details body.',
+    });
+  });
+
+  it('reports a success answer without a JSON object as invalid-response', async () => {
+    for (const answer of [
+      () => new Response('<html>ok</html>', { status: 200 }),
+      () => new Response(null, { status: 204 }),
+      json(201, ['not', 'a', 'user']),
+    ]) {
+      const { fetch } = recordingFetch(answer);
+      const { data, error, response } = await client(fetch).createUser(momoAccountUser());
+      expect(data).toBeUndefined();
+      expect(error).toBeInstanceOf(UsersClientError);
+      expect(error?.kind).toBe('invalid-response');
+      expect(response).toBeInstanceOf(Response);
+    }
+  });
+
+  it('returns a fetch that throws as a network error with the cause', async () => {
+    const failure = new TypeError('fetch failed');
+    const { data, error, response } = await client(async () => {
+      throw failure;
+    }).createUser(momoAccountUser());
+    expect(data).toBeUndefined();
+    expect(response).toBeUndefined();
+    expect(error).toBeInstanceOf(UsersClientError);
+    expect(error?.kind).toBe('network');
+    expect((error as UsersClientError).cause).toBe(failure);
+  });
+
+  it('sends configured and per-call headers, and never lets a caller forge Authorization', async () => {
+    const { fetch, sent } = recordingFetch(json(201, userCreatedNew()));
+    const users = client(fetch, { headers: { 'User-Agent': 'acme-onboarding/1.0' } });
+    await users.createUser(momoAccountUser(), {
+      headers: { 'X-Request-Id': 'req-42', Authorization: 'pk_other:forged' },
+    });
+    const headers = sent[0]?.headers;
+    expect(headers?.get('user-agent')).toBe('acme-onboarding/1.0');
+    expect(headers?.get('x-request-id')).toBe('req-42');
+    expect(headers?.get('authorization')?.startsWith(`${CREDENTIALS.publicKey}:`)).toBe(true);
+  });
+});
+
+describe('updateUser', () => {
+  it('PUTs to the user id, signed, and normalizes the camelCase answer', async () => {
+    const raw = userUpdated();
+    const { fetch, sent } = recordingFetch(json(200, raw));
+    const { data, error } = await client(fetch).updateUser(USER_ID, momoAccountUser());
+    expect(error).toBeUndefined();
+    const [request] = sent;
+    expect(request?.method).toBe('PUT');
+    expect(request?.url).toBe(`${BASE_URL}/api/v1/external/users/${USER_ID}`);
+    expect(request?.text).toBe(JSON.stringify(momoAccountUser()));
+    const header = parseAuthorization(request?.headers.get('authorization'));
+    expect(await verify(request?.bytes ?? '', header?.signature ?? '', CREDENTIALS.secretKey)).toBe(
+      true,
+    );
+    expect(data?.user).toEqual(normalizeUser(raw));
+    expect(data?.raw).toEqual(raw);
+    expect(data).not.toHaveProperty('created');
+  });
+
+  it('escapes the id into the path', async () => {
+    const { fetch, sent } = recordingFetch(
+      json(404, { type: 'x', title: 'Not found', status: 404 }),
+    );
+    const { error } = await client(fetch).updateUser('../../admin?x=1', momoAccountUser());
+    expect(sent[0]?.url).toBe(`${BASE_URL}/api/v1/external/users/..%2F..%2Fadmin%3Fx%3D1`);
+    expect(error?.kind).toBe('http');
+  });
+});
+
+describe('raw', () => {
+  it('is the typed openapi-fetch client with signing installed', async () => {
+    const { fetch, sent } = recordingFetch(json(201, userCreatedNew()));
+    const { data, response } = await client(fetch).raw.POST('/api/v1/external/users', {
+      body: momoAccountUser() as never,
+    });
+    expect(response.status).toBe(201);
+    expect(data?.account?.account_type).toBe('MOMO');
+    const header = parseAuthorization(sent[0]?.headers.get('authorization'));
+    expect(await verify(sent[0]?.bytes ?? '', header?.signature ?? '', CREDENTIALS.secretKey)).toBe(
+      true,
+    );
+  });
+
+  it('throws UsersClientError when no answer arrives', async () => {
+    const users = client(async () => {
+      throw new TypeError('fetch failed');
+    });
+    await expect(
+      users.raw.PUT('/api/v1/external/users/{id}', {
+        params: { path: { id: USER_ID } },
+        body: momoAccountUser() as never,
+      }),
+    ).rejects.toMatchObject({ name: 'UsersClientError', kind: 'network' });
+  });
+});
+
+describe('createUsersClient options', () => {
+  const base = { baseUrl: BASE_URL, ...CREDENTIALS };
+
+  it.each([
+    [{ baseUrl: '/relative' }, /baseUrl/],
+    [{ publicKey: 'has:colon' }, /publicKey/],
+    [{ publicKey: '' }, /publicKey/],
+    [{ secretKey: '' }, /secretKey/],
+    [{ timeoutMs: 0 }, /timeoutMs/],
+    [{ timeoutMs: 1.5 }, /timeoutMs/],
+    [{ retry: { retries: -1 } }, /retry\.retries/],
+    [{ retry: { baseDelayMs: Number.NaN } }, /retry\.baseDelayMs/],
+  ])('rejects %o at creation', (bad, message) => {
+    expect(() => createUsersClient({ ...base, ...bad })).toThrow(message);
+  });
+
+  it('never puts the secret key in an error message', () => {
+    const secretKey = 'sk_live_secret_value';
+    for (const bad of [{ publicKey: 'bad key' }, { timeoutMs: -1 }, { baseUrl: 'nope' }]) {
+      try {
+        createUsersClient({ ...base, secretKey, ...bad });
+        throw new Error('expected a throw');
+      } catch (error) {
+        expect(String(error)).not.toContain(secretKey);
+      }
+    }
+  });
+});
