@@ -1,0 +1,124 @@
+import { isIP } from 'node:net';
+import type { SignatureAlgorithm, SignatureEncoding } from '@institution-api/signing';
+import type { Level } from 'pino';
+import { parseInstitutionCredentials } from './credentials/parse-institution-credentials.js';
+import { defaultDataDir, parseDatabaseUrl } from './storage/open-storage.js';
+import type { InstitutionCredential } from './storage/types.js';
+
+/** The server's whole configuration; it comes from the environment only (twelve-factor). */
+export interface Config {
+  /** PORT: 0–65535, default 8080 (0 picks a free port). */
+  port: number;
+  /**
+   * HOST: the address to listen on, default 127.0.0.1. The server speaks plain HTTP and the
+   * signature scheme allows replays (DECISIONS.md "replay"), and a fresh start prints a working demo
+   * key pair, so by default it is reachable from this machine only. Set HOST=0.0.0.0 (or `::`) in
+   * a container or behind a TLS-terminating proxy.
+   */
+  host: string;
+  /** DATABASE_URL: unset → embedded PGlite in `data/`; `memory://`; `postgres://…`; a directory. */
+  databaseUrl: string | undefined;
+  /** LOG_LEVEL: a pino level or `silent`, default `info`. */
+  logLevel: Level | 'silent';
+  /** INSTITUTION_CREDENTIALS: a JSON array of { institution, publicKey, secretKey }, upserted at start. */
+  institutionCredentials: InstitutionCredential[] | undefined;
+  /** SIGNATURE_ALGORITHM (sha256|sha512) and SIGNATURE_ENCODING (hex|base64), default sha256/hex. */
+  signature: { algorithm: SignatureAlgorithm; encoding: SignatureEncoding };
+}
+
+/** A configuration value is wrong; the message names the variable and what it accepts. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const algorithms = ['sha256', 'sha512'] as const;
+const encodings = ['hex', 'base64'] as const;
+
+/**
+ * Reads and checks the configuration. Every invalid value is reported at once, as one
+ * {@link ConfigError} listing each variable and the values it accepts, so the server fails at
+ * start rather than on the first request. An empty variable counts as unset. Messages never
+ * repeat the values of DATABASE_URL or INSTITUTION_CREDENTIALS: they may hold secrets.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const read = (name: string) => {
+    const value = env[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+  const check = <T>(parse: () => T, fallback: T): T => {
+    try {
+      return parse();
+    } catch (error) {
+      problems.push((error as Error).message);
+      return fallback;
+    }
+  };
+
+  const config: Config = {
+    port: check(() => parsePort(read('PORT')), 8080),
+    host: check(() => parseHost(read('HOST')), '127.0.0.1'),
+    databaseUrl: check(() => {
+      const value = read('DATABASE_URL');
+      parseDatabaseUrl(value, defaultDataDir);
+      return value;
+    }, undefined),
+    logLevel: check(() => oneOf('LOG_LEVEL', read('LOG_LEVEL'), logLevels, 'info'), 'info'),
+    institutionCredentials: check(() => {
+      const value = read('INSTITUTION_CREDENTIALS');
+      return value === undefined ? undefined : parseInstitutionCredentials(value);
+    }, undefined),
+    signature: {
+      algorithm: check(
+        () => oneOf('SIGNATURE_ALGORITHM', read('SIGNATURE_ALGORITHM'), algorithms, 'sha256'),
+        'sha256',
+      ),
+      encoding: check(
+        () => oneOf('SIGNATURE_ENCODING', read('SIGNATURE_ENCODING'), encodings, 'hex'),
+        'hex',
+      ),
+    },
+  };
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
+  }
+  return config;
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 8080;
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) {
+    throw new Error(`PORT must be an integer from 0 to 65535, not "${value}".`);
+  }
+  return port;
+}
+
+function parseHost(value: string | undefined): string {
+  if (value === undefined) return '127.0.0.1';
+  const hostname =
+    /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
+  if (isIP(value) === 0 && !hostname.test(value)) {
+    throw new Error(
+      `HOST must be an IP address or a host name (e.g. 127.0.0.1, 0.0.0.0, ::), not "${value}".`,
+    );
+  }
+  return value;
+}
+
+function oneOf<const T extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new Error(`${name} must be one of ${allowed.join(', ')}, not "${value}".`);
+  }
+  return value as T;
+}

@@ -1,0 +1,72 @@
+import {
+  parseAuthorization,
+  type SignatureOptions,
+  verifySync,
+} from '@institution-api/signing/node';
+import type { RequestHandler } from 'express';
+import type { Storage } from '../storage/types.js';
+import { HttpProblem, problemKinds } from './problem.js';
+
+/** The institution a request was signed by, for the operations that follow authentication. */
+export interface CallingInstitution {
+  id: string;
+  name: string;
+}
+
+declare global {
+  namespace Express {
+    interface Locals {
+      /** Set by {@link authenticate} once the signature verified. */
+      institution?: CallingInstitution;
+    }
+  }
+}
+
+/** The one 401 detail, whatever the reason (spec example `UnauthorizedProblem`). */
+const unauthorizedDetail = 'The Authorization header is missing or its signature does not verify.';
+
+/** Why a request was refused; logged, never answered. */
+export type AuthenticationFailure =
+  | 'missing-header'
+  | 'malformed-header'
+  | 'unknown-public-key'
+  | 'wrong-signature';
+
+/**
+ * Verifies `Authorization: <publicKey>:<signature>` over the exact raw body bytes (`req.body` is
+ * still the Buffer from {@link readRawBody}), before JSON parsing or validation, so nothing about
+ * an unauthenticated request is looked at (spec: `InstitutionSignature`; DECISIONS.md
+ * "Authentication").
+ *
+ * Every failure answers the same 401 problem; only the log says which check failed, with the
+ * public key but never a secret, a presented or an expected signature. An unknown public key still
+ * costs one HMAC, so the answer time does not tell an unknown key from a wrong signature at the
+ * HMAC step. `verifySync` compares in constant time.
+ */
+export function authenticate(storage: Storage, signature: SignatureOptions = {}): RequestHandler {
+  return async (req, res, next) => {
+    const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const refuse = (reason: AuthenticationFailure, publicKey?: string) => {
+      req.log.warn(
+        { reason, ...(publicKey === undefined ? {} : { publicKey: publicKey.slice(0, 100) }) },
+        'authentication failed',
+      );
+      next(new HttpProblem(problemKinds.unauthorized, unauthorizedDetail));
+    };
+
+    const header = req.get('authorization');
+    if (header === undefined) return refuse('missing-header');
+    const presented = parseAuthorization(header, signature);
+    if (!presented) return refuse('malformed-header');
+    const credential = await storage.findCredential(presented.publicKey);
+    if (!credential) {
+      verifySync(body, presented.signature, 'no-such-institution', signature);
+      return refuse('unknown-public-key', presented.publicKey);
+    }
+    if (!verifySync(body, presented.signature, credential.secretKey, signature)) {
+      return refuse('wrong-signature', presented.publicKey);
+    }
+    res.locals.institution = { id: credential.institutionId, name: credential.institution };
+    next();
+  };
+}

@@ -1,0 +1,125 @@
+import type { FieldError, OpenApiDocument } from '@institution-api/types';
+import type { Request, RequestHandler } from 'express';
+import {
+  middleware as openApiValidator,
+  error as validatorErrors,
+} from 'express-openapi-validator';
+import { HttpProblem, problemKinds, validationProblem } from './problem.js';
+import { fieldName } from './validation/field-errors.js';
+
+type ValidatorOptions = Parameters<typeof openApiValidator>[0];
+
+/** One item of express-openapi-validator's `errors`. */
+interface ValidatorErrorItem {
+  path: string;
+  message: string;
+  errorCode?: string;
+}
+
+/**
+ * A response the server was about to send that breaks the spec: a bug of the server, never the
+ * client's fault. The error handler logs it and answers 500 `internal` instead of sending it.
+ */
+export class ResponseContractError extends Error {
+  constructor(
+    message: string,
+    /** Where the response breaks the spec (`/response/mobileNumber`) and how. */
+    readonly violations: ValidatorErrorItem[],
+  ) {
+    super(message);
+    this.name = 'ResponseContractError';
+  }
+}
+
+/**
+ * express-openapi-validator (EOV) over the bundled spec, as route middleware placed after
+ * authentication and JSON parsing: it validates the path parameters, query and body of every
+ * request, and every response body a handler sends with `res.json`.
+ *
+ * - A request that breaks the spec becomes one 400 validation problem. Errors in the body are not
+ *   EOV's own (a failed `oneOf` reports every variant, LIBRARY-NOTES) but those of `bodyErrors`,
+ *   which checks the body against the one variant it means.
+ * - A response that breaks the spec goes to `validateResponses.onError`. EOV would then send the
+ *   body anyway, so `onError` throws: EOV passes the error to `next`, and the client gets the 500
+ *   problem, never the malformed body.
+ *
+ * The document is deep-copied, because EOV rewrites the spec it is given.
+ */
+export function contractValidation(options: {
+  document: OpenApiDocument;
+  bodyErrors: (body: unknown) => FieldError[];
+}): RequestHandler[] {
+  const middlewares = openApiValidator({
+    apiSpec: structuredClone(options.document) as unknown as ValidatorOptions['apiSpec'],
+    validateApiSpec: true,
+    validateRequests: { allErrors: true },
+    validateResponses: {
+      allErrors: true,
+      onError(error, _body, req) {
+        throw new ResponseContractError(
+          `The ${req.method} ${req.path} response with status ${req.res?.statusCode} breaks the spec: ${error.message}`,
+          (error.errors ?? []).map(({ path, message }) => ({ path, message })),
+        );
+      },
+    },
+    // Authentication is ours, over the raw bytes, before any of this runs.
+    validateSecurity: false,
+  });
+  return middlewares.map(
+    (middleware): RequestHandler =>
+      (req, res, next) =>
+        middleware(req, res, (error?: unknown) =>
+          error === undefined ? next() : next(asProblem(error, req, options.bodyErrors)),
+        ),
+  );
+}
+
+/** EOV's request errors as the spec's problems; anything else passes through unchanged. */
+function asProblem(
+  error: unknown,
+  req: Request,
+  bodyErrors: (body: unknown) => FieldError[],
+): unknown {
+  if (error instanceof validatorErrors.BadRequest) {
+    return validationProblem(distil(error.errors ?? [], req.body, bodyErrors));
+  }
+  if (error instanceof validatorErrors.UnsupportedMediaType) {
+    return new HttpProblem(
+      problemKinds.unsupportedMediaType,
+      'The request body must be sent as application/json.',
+    );
+  }
+  if (error instanceof validatorErrors.NotFound) {
+    return new HttpProblem(problemKinds.notFound, `No route matches ${req.method} ${req.path}.`);
+  }
+  return error;
+}
+
+/** Body errors from `bodyErrors`, other errors (path parameters, query) in plain words. */
+function distil(
+  items: ValidatorErrorItem[],
+  body: unknown,
+  bodyErrors: (body: unknown) => FieldError[],
+): FieldError[] {
+  const isBody = (item: ValidatorErrorItem) =>
+    item.path === '/body' || item.path.startsWith('/body/');
+  const others = items.filter((item) => !isBody(item)).map(plainError);
+  if (!items.some(isBody)) return others;
+  const fromVariant = bodyErrors(body);
+  return [
+    ...(fromVariant.length > 0 ? fromVariant : items.filter(isBody).map(plainError)),
+    ...others,
+  ];
+}
+
+function plainError({ path, message }: ValidatorErrorItem): FieldError {
+  const [, part = '', ...rest] = path.split('/');
+  const name = fieldName(rest.join('/')) || part;
+  const format = /must match format "([^"]+)"/.exec(message)?.[1];
+  if (format === 'uuid') return { path, message: `${name} must be a UUID` };
+  const unknownQuery = /^Unknown query parameter '(.+)'$/.exec(message)?.[1];
+  if (unknownQuery !== undefined) {
+    return { path, message: `${unknownQuery} is not a query parameter of this operation` };
+  }
+  return { path, message: `${name} ${message}` };
+}

@@ -1,0 +1,50 @@
+import type { ErrorRequestHandler } from 'express';
+import { HttpProblem, problemKinds, sendProblem } from './problem.js';
+import { maxBodyBytes } from './raw-body.js';
+
+/**
+ * The one place that turns errors into RFC 9457 problems (DECISIONS.md "errors").
+ *
+ * {@link HttpProblem}s are sent as they are. body-parser's errors become 413 (over 64 KiB), 415
+ * (a `Content-Encoding`) or 400. Everything else is a fault of the server: logged with its stack,
+ * answered with the fixed 500 `internal` problem, so no stack trace or message leaks to the client.
+ */
+export function errorHandler(): ErrorRequestHandler {
+  return (error, req, res, next) => {
+    if (res.headersSent) {
+      req.log.error({ err: error }, 'error after the response started');
+      return next(error);
+    }
+    const problem = asProblem(error);
+    if (problem.kind.status >= 500) req.log.error({ err: error }, 'request failed');
+    sendProblem(req, res, problem);
+  };
+}
+
+function asProblem(error: unknown): HttpProblem {
+  if (error instanceof HttpProblem) return error;
+  const type = (error as { type?: unknown } | null)?.type;
+  switch (type) {
+    case 'entity.too.large':
+      return new HttpProblem(
+        problemKinds.payloadTooLarge,
+        `The request body is larger than ${maxBodyBytes} bytes.`,
+      );
+    case 'encoding.unsupported':
+      return new HttpProblem(
+        problemKinds.unsupportedMediaType,
+        'The request body must be sent as application/json, without Content-Encoding.',
+      );
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return new HttpProblem(
+        problemKinds.malformedJson,
+        'The request body ended before its announced length.',
+      );
+    default:
+      return new HttpProblem(
+        problemKinds.internal,
+        'The service failed to handle the request; nothing was written. Retrying is safe.',
+      );
+  }
+}

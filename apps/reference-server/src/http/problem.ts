@@ -1,0 +1,107 @@
+import type { FieldError, Problem } from '@institution-api/types';
+import type { Request, Response } from 'express';
+
+/**
+ * The kinds of problem the server answers with: `type` URN, status and title exactly as in the
+ * table of the spec's `Problem` schema (openapi/components/schemas/Problem.yaml). `unavailable`
+ * (503) is only answered by `/healthz`, which is not part of the interface.
+ */
+export const problemKinds = {
+  validation: {
+    type: 'urn:institution-api:problem:validation-error',
+    status: 400,
+    title: 'Request validation failed',
+  },
+  malformedJson: {
+    type: 'urn:institution-api:problem:malformed-json',
+    status: 400,
+    title: 'Malformed JSON',
+  },
+  unauthorized: {
+    type: 'urn:institution-api:problem:unauthorized',
+    status: 401,
+    title: 'Unauthorized',
+  },
+  notFound: { type: 'urn:institution-api:problem:not-found', status: 404, title: 'Not found' },
+  methodNotAllowed: {
+    type: 'urn:institution-api:problem:method-not-allowed',
+    status: 405,
+    title: 'Method not allowed',
+  },
+  conflict: { type: 'urn:institution-api:problem:conflict', status: 409, title: 'Conflict' },
+  payloadTooLarge: {
+    type: 'urn:institution-api:problem:payload-too-large',
+    status: 413,
+    title: 'Payload too large',
+  },
+  unsupportedMediaType: {
+    type: 'urn:institution-api:problem:unsupported-media-type',
+    status: 415,
+    title: 'Unsupported media type',
+  },
+  internal: {
+    type: 'urn:institution-api:problem:internal',
+    status: 500,
+    title: 'Internal server error',
+  },
+  unavailable: {
+    type: 'urn:institution-api:problem:unavailable',
+    status: 503,
+    title: 'Service unavailable',
+  },
+} as const;
+
+/** One of {@link problemKinds}. */
+export type ProblemKind = (typeof problemKinds)[keyof typeof problemKinds];
+
+/** The media type of every error body (RFC 9457 section 3; DECISIONS.md "errors"). */
+export const problemMediaType = 'application/problem+json';
+
+/**
+ * An error that already knows the problem it answers with. Middleware throws (or passes to
+ * `next`) an `HttpProblem`; the error handler sends it, so there is one place that writes error
+ * bodies. `headers` carries e.g. `Allow` for 405.
+ */
+export class HttpProblem extends Error {
+  constructor(
+    readonly kind: ProblemKind,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+    this.name = 'HttpProblem';
+  }
+}
+
+/** The validation problem of DECISIONS.md "errors": one `{ path, message }` per broken rule. */
+export function validationProblem(errors: FieldError[]): HttpProblem {
+  return new HttpProblem(
+    problemKinds.validation,
+    'The request does not match the contract; see errors.',
+    errors,
+  );
+}
+
+/**
+ * Writes `problem` as `application/problem+json`, with the request path as `instance` (the
+ * spec's examples do the same). The query string is left out, and any character a URI reference
+ * may not hold is percent-encoded, so `instance` stays a valid `uri-reference` whatever was sent.
+ */
+export function sendProblem(req: Request, res: Response, problem: HttpProblem): void {
+  const body: Problem = {
+    type: problem.kind.type,
+    title: problem.kind.title,
+    status: problem.kind.status,
+    detail: problem.detail,
+    instance: instanceOf(req),
+  };
+  if (problem.errors) body.errors = problem.errors;
+  for (const [name, value] of Object.entries(problem.headers ?? {})) res.setHeader(name, value);
+  res.status(problem.kind.status).type(problemMediaType).json(body);
+}
+
+function instanceOf(req: Request): string {
+  const path = req.originalUrl.split('?', 1)[0] ?? '/';
+  return path.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g, (c) => encodeURIComponent(c));
+}

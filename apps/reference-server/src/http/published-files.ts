@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { RequestHandler } from 'express';
+import { HttpProblem, problemKinds } from './problem.js';
+
+const require = createRequire(import.meta.url);
+
+/** A file another workspace package publishes, or undefined when it cannot be resolved. */
+function resolveFile(specifier: string): string | undefined {
+  try {
+    return require.resolve(specifier);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The bundled spec as `@institution-api/types` ships it. */
+export const specFiles = {
+  yaml: require.resolve('@institution-api/types/openapi.yaml'),
+  json: require.resolve('@institution-api/types/openapi.json'),
+};
+
+/**
+ * Where the docs page built by `@institution-api/docs` is: through its package exports when it
+ * declares `./index.html`, else `dist/index.html` beside its package.json. Resolved once; whether
+ * it exists is checked per request, so building the docs while the server runs is enough.
+ */
+export function defaultDocsPage(): string | undefined {
+  const exported = resolveFile('@institution-api/docs/index.html');
+  if (exported) return exported;
+  const manifest = resolveFile('@institution-api/docs/package.json');
+  return manifest && join(dirname(manifest), 'dist', 'index.html');
+}
+
+/** `GET /openapi.yaml` and `/openapi.json`: the spec this server enforces, unauthenticated. */
+export function specFile(format: keyof typeof specFiles): RequestHandler {
+  const mediaType = format === 'yaml' ? 'application/yaml' : 'application/json';
+  return (_req, res, next) => {
+    res.type(mediaType).sendFile(specFiles[format], (error) => error && next(error));
+  };
+}
+
+/**
+ * `GET /docs`: the self-contained Redoc page of `@institution-api/docs`, or a 404 problem that
+ * says how to build it.
+ */
+export function docsPage(file: string | undefined): RequestHandler {
+  return (_req, res, next) => {
+    if (file === undefined || !existsSync(file)) {
+      return next(
+        new HttpProblem(
+          problemKinds.notFound,
+          'The docs page is not built yet: run `npm run build` at the root of the repository.',
+        ),
+      );
+    }
+    res.type('html').sendFile(file, (error) => error && next(error));
+  };
+}

@@ -1,0 +1,102 @@
+import type { OpenApiDocument } from '@institution-api/types';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsPlugin from 'ajv-formats';
+
+// ajv-formats is CommonJS with `exports.default`; under NodeNext its default import is the module.
+const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;
+
+/** The `$id` under which the spec's components are registered, so `#/components/...` refs resolve. */
+const specId = 'urn:institution-api:openapi';
+
+/** OpenAPI's own schema keywords, which JSON Schema 2020-12 does not know (OAS 3.1 section 4.8.24). */
+const openApiKeywords = ['discriminator', 'xml', 'externalDocs', 'example'];
+
+/** OpenAPI number formats that ajv-formats does not define (OAS 3.1 section 4.2, "Data Types"). */
+const numberFormats = {
+  int32: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+  int64: (n: number) => Number.isInteger(n),
+  float: Number.isFinite,
+  double: Number.isFinite,
+};
+
+/** Compiles the component schemas of the bundled spec, by name. */
+export interface SpecSchemas {
+  /** The validator of `#/components/schemas/<name>`; throws if the spec has no such schema. */
+  validator(name: string): ValidateFunction;
+  /** A schema derived from `<name>` (e.g. without its `oneOf`), compiled beside the spec's own. */
+  derivedValidator(
+    name: string,
+    derive: (schema: Record<string, unknown>) => Record<string, unknown>,
+  ): ValidateFunction;
+  /** The raw schema object of `<name>`, as written in the bundled spec. */
+  schema(name: string): Record<string, unknown>;
+}
+
+/**
+ * Ajv 2020 over the bundled spec's component schemas: the same schemas express-openapi-validator
+ * enforces, compiled a second time so the server can re-validate a body against one `oneOf`
+ * variant (LIBRARY-NOTES: a failed `oneOf` reports the errors of every branch) and tests can check
+ * responses against `UserCreated` and `UserUpdated`.
+ *
+ * Strict mode stays on, so a typo in the spec fails loudly; OpenAPI's keywords, `x-` extensions
+ * and number formats such as `double` are declared instead of switching strictness off.
+ */
+export function createSpecSchemas(document: OpenApiDocument): SpecSchemas {
+  const schemas = structuredClone(document.components.schemas ?? {}) as Record<
+    string,
+    Record<string, unknown>
+  >;
+  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+  addFormats(ajv);
+  for (const [name, validate] of Object.entries(numberFormats)) {
+    ajv.addFormat(name, { type: 'number', validate });
+  }
+  ajv.addVocabulary([...openApiKeywords, ...extensionKeywords(schemas)]);
+  // The container the component schemas hang from; Ajv compiles the root to resolve a fragment.
+  ajv.addKeyword('components');
+  ajv.addSchema({ $id: specId, components: { schemas } });
+
+  const schema = (name: string) => {
+    const found = schemas[name];
+    if (!found) throw new Error(`The spec has no schema named ${name}.`);
+    return found;
+  };
+  return {
+    schema,
+    validator(name) {
+      schema(name);
+      const validate = ajv.getSchema(`${specId}#/components/schemas/${name}`);
+      if (!validate) throw new Error(`Could not compile the schema ${name}.`);
+      return validate;
+    },
+    derivedValidator(name, derive) {
+      // Refs made absolute, so `#/components/...` inside the derived schema still means the spec.
+      return ajv.compile(absoluteRefs(derive(structuredClone(schema(name)))));
+    },
+  };
+}
+
+/** Every `x-` key used anywhere in the schemas, declared to Ajv as an annotation. */
+function extensionKeywords(value: unknown, found = new Set<string>()): string[] {
+  if (Array.isArray(value)) for (const item of value) extensionKeywords(item, found);
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      if (key.startsWith('x-')) found.add(key);
+      extensionKeywords(child, found);
+    }
+  }
+  return [...found];
+}
+
+function absoluteRefs<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(absoluteRefs) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, child]) => [
+      key,
+      key === '$ref' && typeof child === 'string' && child.startsWith('#')
+        ? `${specId}${child}`
+        : absoluteRefs(child),
+    ]),
+  ) as T;
+}

@@ -1,0 +1,73 @@
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { createApp } from './app.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { generateCredential } from './credentials/generate-credential.js';
+import { startBanner } from './demo-banner.js';
+import { createLogger } from './logger.js';
+import { stopGracefullyOnSignals } from './shutdown.js';
+import { defaultDataDir, openStorage } from './storage/open-storage.js';
+import type { InstitutionCredential, Storage } from './storage/types.js';
+
+/**
+ * `npm start`: read the configuration from the environment, open the database (embedded PGlite in
+ * `data/` unless DATABASE_URL says otherwise), provision INSTITUTION_CREDENTIALS, create a demo
+ * institution when there is none at all, listen, and stop gracefully on SIGTERM/SIGINT.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger({ level: config.logLevel });
+  const storage = await openStorage(config.databaseUrl, {
+    defaultDataDir,
+    onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed'),
+  });
+
+  try {
+    await serve(config, storage, logger);
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+}
+
+async function serve(config: Config, storage: Storage, logger: Logger): Promise<void> {
+  if (config.institutionCredentials) {
+    await storage.upsertCredentials(config.institutionCredentials);
+    logger.info(
+      { institutions: config.institutionCredentials.map((c) => c.institution) },
+      'provisioned INSTITUTION_CREDENTIALS',
+    );
+  }
+  let demo: InstitutionCredential | undefined;
+  if ((await storage.countInstitutions()) === 0) {
+    demo = generateCredential('Demo institution');
+    await storage.upsertCredentials([demo]);
+    logger.info({ institution: demo.institution }, 'created the demo institution');
+  }
+
+  const server = createApp({ storage, logger, signature: config.signature }).listen(
+    config.port,
+    config.host,
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  logger.info({ host: config.host, port }, 'listening');
+  const host = ['127.0.0.1', '0.0.0.0', '::', '::1'].includes(config.host)
+    ? 'localhost'
+    : config.host;
+  process.stdout.write(startBanner({ baseUrl: `http://${host}:${port}`, config, demo }));
+  stopGracefullyOnSignals(server, storage, logger);
+}
+
+main().catch((error: unknown) => {
+  // Configuration errors are the operator's to fix: their message, no stack. Others are faults.
+  process.stderr.write(
+    error instanceof ConfigError
+      ? `reference-server: ${error.message}\n`
+      : `reference-server: failed to start: ${(error as Error).stack ?? String(error)}\n`,
+  );
+  process.exit(1);
+});
