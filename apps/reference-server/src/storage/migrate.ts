@@ -14,7 +14,7 @@ export interface Migration {
 }
 
 /** The package's `migrations/` folder; the same relative place from `src/storage` and `dist/storage`. */
-export const migrationsDir = fileURLToPath(new URL('../../migrations/', import.meta.url));
+export const migrationsDir = fileURLToPath(new URL('../../migrations', import.meta.url));
 
 const fileNamePattern = /^(\d{4})_([a-z0-9_]+)\.sql$/;
 

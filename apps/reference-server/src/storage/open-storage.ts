@@ -11,7 +11,7 @@ import type { Storage } from './types.js';
  * The package's `data/` folder (git-ignored), the same relative place from `src/storage` and
  * `dist/storage`: where the embedded database lives when DATABASE_URL is not set.
  */
-export const defaultDataDir = fileURLToPath(new URL('../../data/', import.meta.url));
+export const defaultDataDir = fileURLToPath(new URL('../../data', import.meta.url));
 
 /** Where a DATABASE_URL points. */
 export type DatabaseTarget =

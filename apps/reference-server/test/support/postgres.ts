@@ -1,0 +1,133 @@
+import { execFile as execFileCallback, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const execFile = promisify(execFileCallback);
+
+/** Where the PostgreSQL 15 server binaries are: PG_BIN, or Debian's postgresql-15 package. */
+export const postgresBinDir = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+
+/** A PostgreSQL server started for a test suite. */
+export interface RunningPostgres {
+  /** postgres://postgres@127.0.0.1:PORT/postgres (trust authentication, no password). */
+  url: string;
+  /** Stops the server and removes its directory. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Why PostgreSQL cannot be started here, or undefined when it can. Suites skip with this reason
+ * locally; with CI set they must not skip (CI installs postgresql-15), so startPostgres fails.
+ */
+export function postgresUnavailableReason(): string | undefined {
+  const missing = ['initdb', 'pg_ctl'].filter((bin) => !existsSync(join(postgresBinDir, bin)));
+  return missing.length === 0
+    ? undefined
+    : `PostgreSQL server binaries (${missing.join(', ')}) not found in ${postgresBinDir}; ` +
+        'install postgresql-15 or set PG_BIN';
+}
+
+/**
+ * Starts a throwaway PostgreSQL 15 in a fresh temporary directory, on 127.0.0.1 and a free port,
+ * with trust authentication and fsync off (a test server need not survive a power loss). PostgreSQL
+ * refuses to run as root, so as root it runs as the `postgres` system user (created if missing).
+ */
+export async function startPostgres(): Promise<RunningPostgres> {
+  const unavailable = postgresUnavailableReason();
+  if (unavailable) throw new Error(unavailable);
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) await ensurePostgresUser();
+  const dir = await mkdtemp(join(tmpdir(), 'reference-server-pg-'));
+  const dataDir = join(dir, 'data');
+  const logFile = join(dir, 'postgres.log');
+  const run = (bin: string, args: string[]) =>
+    asRoot
+      ? execFile('runuser', ['-u', 'postgres', '--', join(postgresBinDir, bin), ...args], {
+          cwd: dir,
+        })
+      : execFile(join(postgresBinDir, bin), args, { cwd: dir });
+  try {
+    if (asRoot) {
+      const { uid, gid } = postgresUserIds();
+      await chown(dir, uid, gid);
+    }
+    await run('initdb', [
+      '-D',
+      dataDir,
+      '-U',
+      'postgres',
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--no-locale',
+      '--no-sync',
+    ]);
+    // A free port can be taken between our probe and the server's bind: try a few.
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      const serverOptions = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off`;
+      try {
+        await run('pg_ctl', [
+          '-D',
+          dataDir,
+          '-l',
+          logFile,
+          '-o',
+          serverOptions,
+          '-w',
+          '-t',
+          '60',
+          'start',
+        ]);
+      } catch (error) {
+        if (attempt < 3) continue;
+        const log = await readFile(logFile, 'utf8').catch(() => '');
+        throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log}`);
+      }
+      return {
+        url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+        async stop() {
+          try {
+            await run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+          } finally {
+            await rm(dir, { recursive: true, force: true });
+          }
+        },
+      };
+    }
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function ensurePostgresUser(): Promise<void> {
+  if (spawnSync('id', ['-u', 'postgres']).status === 0) return;
+  await execFile('useradd', ['--system', 'postgres']);
+}
+
+function postgresUserIds(): { uid: number; gid: number } {
+  const id = (flag: string) =>
+    Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
