@@ -39,19 +39,17 @@ export function createResilientFetch({
 }: ResilientFetchOptions): FetchLike {
   return async function resilientFetch(request) {
     const caller = request.signal;
+    // Read once: every attempt sends these very bytes (cheaper than cloning a stream each time).
+    const body = request.body === null ? null : await request.arrayBuffer();
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= retry.retries;
       const timeout = AbortSignal.timeout(timeoutMs);
-      // The last attempt may consume the template itself; earlier ones send copies of it.
-      const sent = new Request(last ? request : request.clone(), {
-        signal: AbortSignal.any([caller, timeout]),
-      });
+      const sent = new Request(request, { body, signal: AbortSignal.any([caller, timeout]) });
       let response: Response;
       try {
-        response = await fetch(sent);
         // Read the whole answer inside the attempt, so that a timeout or a reset while the body
         // streams in is a failed attempt (retried, classified) rather than an error later.
-        await response.clone().arrayBuffer();
+        response = await buffered(await fetch(sent));
       } catch (error) {
         const failure = classify(error, caller, timeout, timeoutMs);
         if (failure.kind === 'aborted' || last) throw failure;
@@ -64,6 +62,13 @@ export function createResilientFetch({
       await sleep(delay, caller);
     }
   };
+}
+
+/** The same answer with its body already received. */
+async function buffered(response: Response): Promise<Response> {
+  if (response.body === null) return response;
+  const { status, statusText, headers } = response;
+  return new Response(await response.arrayBuffer(), { status, statusText, headers });
 }
 
 /**

@@ -23,9 +23,10 @@ export interface SigningMiddlewareOptions extends Credentials {
 /**
  * Adds `Authorization: <publicKey>:<signature>` to every request. openapi-fetch runs
  * `onRequest` after serializing the body, so the HMAC covers the exact bytes that will be sent
- * (read from a clone, never re-serialized), which is what the service verifies. A request
- * without a body (GET, or anything else sent without one) is signed over the JSON-stringified
- * query object instead, as the interface document describes for GET (`{}` when there is none).
+ * (read once and reused as the body, never re-serialized), which is what the service
+ * verifies. A request without a body (GET, or anything else sent without one) is signed over
+ * the JSON-stringified query object instead, as the interface document describes for GET
+ * (`{}` when there is none).
  *
  * Throws at creation for a public key the service could never accept or an empty secret, so a
  * configuration mistake surfaces at start-up rather than on the first request.
@@ -42,13 +43,15 @@ export function createSigningMiddleware({
   }
   return {
     async onRequest({ request, params }) {
+      const body = request.body === null ? null : await request.arrayBuffer();
       const signature =
-        request.body === null
+        body === null
           ? (await signQuery(params.query ?? {}, secretKey, options)).signature
-          : await sign(new Uint8Array(await request.clone().arrayBuffer()), secretKey, options);
+          : await sign(new Uint8Array(body), secretKey, options);
       const headers = new Headers(request.headers);
       headers.set('Authorization', formatAuthorization(publicKey, signature));
-      return new Request(request, { headers });
+      // The bytes just signed become the body of the new Request, so nothing can change them.
+      return new Request(request, { body, headers });
     },
   };
 }
