@@ -40,10 +40,9 @@ export function parseInstitutionCredentials(json: string): InstitutionCredential
     }
     const record = item as Record<string, unknown>;
     const before = problems.length;
-    for (const key of Object.keys(record)) {
-      if (!(fields as readonly string[]).includes(key)) {
-        problems.push(`${at} has the unknown field "${key}".`);
-      }
+    // Unknown keys are not named: a misplaced secret could be one.
+    if (Object.keys(record).some((key) => !(fields as readonly string[]).includes(key))) {
+      problems.push(`${at} has unknown fields; the fields are institution, publicKey, secretKey.`);
     }
     for (const field of fields) {
       const value = record[field];
