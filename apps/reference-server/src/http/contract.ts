@@ -6,6 +6,7 @@ import {
 } from 'express-openapi-validator';
 import { HttpProblem, problemKinds, validationProblem } from './problem.js';
 import { fieldName } from './validation/field-errors.js';
+import { serverFormats } from './validation/formats.js';
 
 type ValidatorOptions = Parameters<typeof openApiValidator>[0];
 
@@ -52,6 +53,9 @@ export function contractValidation(options: {
   const middlewares = openApiValidator({
     apiSpec: structuredClone(options.document) as unknown as ValidatorOptions['apiSpec'],
     validateApiSpec: true,
+    // Full format checks (real calendar dates, not just their shape), and our own `date`.
+    ajvFormats: { mode: 'full' },
+    formats: { ...serverFormats },
     validateRequests: { allErrors: true },
     validateResponses: {
       allErrors: true,

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
+import { ResponseContractError } from './contract.js';
 import { HttpProblem, problemKinds, sendProblem } from './problem.js';
 import { maxBodyBytes } from './raw-body.js';
 
@@ -7,7 +8,9 @@ import { maxBodyBytes } from './raw-body.js';
  *
  * {@link HttpProblem}s are sent as they are. body-parser's errors become 413 (over 64 KiB), 415
  * (a `Content-Encoding`) or 400. Everything else is a fault of the server: logged with its stack,
- * answered with the fixed 500 `internal` problem, so no stack trace or message leaks to the client.
+ * answered with a fixed 500 `internal` problem, so no stack trace or message leaks to the client.
+ * A {@link ResponseContractError} says so honestly: the write it reports on may have happened
+ * (retrying is still safe: a repeated create answers 200, a repeated update replaces again).
  */
 export function errorHandler(): ErrorRequestHandler {
   return (error, req, res, next) => {
@@ -42,6 +45,12 @@ function asProblem(error: unknown): HttpProblem {
         'The request body ended before its announced length.',
       );
     default:
+      if (error instanceof ResponseContractError) {
+        return new HttpProblem(
+          problemKinds.internal,
+          'The service could not produce a valid response. The request may have taken effect; retrying is safe.',
+        );
+      }
       return new HttpProblem(
         problemKinds.internal,
         'The service failed to handle the request; nothing was written. Retrying is safe.',

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { HttpProblem, problemKinds, validationProblem } from './problem.js';
+import { fieldName } from './validation/field-errors.js';
 
 /** Keys that could reach an object's prototype if a later step merged the body into an object. */
 const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype']);
@@ -13,7 +14,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * - bytes that are not UTF-8 JSON → 400 `malformed-json`;
  * - a `__proto__`, `constructor` or `prototype` key anywhere → 400 naming it. `JSON.parse` itself
  *   is safe, but such keys are a prototype-pollution attempt against whatever handles the object
- *   next (secure-json-parse refuses them for the same reason).
+ *   next (secure-json-parse refuses them for the same reason);
+ * - a NUL character (U+0000) in any string → 400 naming the field: PostgreSQL text cannot hold it,
+ *   so it would otherwise fail in the database as a 500.
  * Shapes (a top-level array, a missing field) are left to validation against the spec.
  */
 export function parseJsonBody(): RequestHandler {
@@ -34,13 +37,8 @@ export function parseJsonBody(): RequestHandler {
     } catch {
       throw new HttpProblem(problemKinds.malformedJson, 'The request body is not valid JSON.');
     }
-    const forbidden = findForbiddenKey(body);
-    if (forbidden !== undefined) {
-      const key = forbidden.slice(forbidden.lastIndexOf('/') + 1);
-      throw validationProblem([
-        { path: `/body${forbidden}`, message: `${key} is not allowed as a key` },
-      ]);
-    }
+    const refused = findRefusedContent(body);
+    if (refused !== undefined) throw validationProblem([refused]);
     req.body = body;
     next();
   };
@@ -60,17 +58,23 @@ function isUtf8Json(header: string | undefined): boolean {
 }
 
 /**
- * The JSON Pointer of the first forbidden key, walking iteratively: a 64 KiB body can nest about
- * 32,000 levels deep, too deep for recursion.
+ * The first forbidden key or NUL-carrying string, as a field error, walking iteratively: a 64 KiB
+ * body can nest about 32,000 levels deep, too deep for recursion.
  */
-function findForbiddenKey(root: unknown): string | undefined {
+function findRefusedContent(root: unknown): { path: string; message: string } | undefined {
   const stack: [unknown, string][] = [[root, '']];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const [value, pointer] = item;
+    if (typeof value === 'string' && value.includes('\u0000')) {
+      const name = pointer === '' ? 'the body' : fieldName(pointer);
+      return { path: `/body${pointer}`, message: `${name} must not contain the NUL character` };
+    }
     if (value === null || typeof value !== 'object') continue;
     for (const key of Object.keys(value)) {
       const child = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-      if (forbiddenKeys.has(key)) return child;
+      if (forbiddenKeys.has(key) || key.includes('\u0000')) {
+        return { path: `/body${child}`, message: `${fieldName(child)} is not allowed as a key` };
+      }
       stack.push([(value as Record<string, unknown>)[key], child]);
     }
   }

@@ -1,6 +1,7 @@
 import type { OpenApiDocument } from '@institution-api/types';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
+import { serverFormats } from './formats.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext its default import is the module.
 const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;
@@ -48,6 +49,7 @@ export function createSpecSchemas(document: OpenApiDocument): SpecSchemas {
   >;
   const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
   addFormats(ajv);
+  for (const [name, format] of Object.entries(serverFormats)) ajv.addFormat(name, format);
   for (const [name, validate] of Object.entries(numberFormats)) {
     ajv.addFormat(name, { type: 'number', validate });
   }

@@ -1,0 +1,20 @@
+/**
+ * The spec's `format: date` (`YYYY-MM-DD`, RFC 3339 full-date), checked in full: a real calendar
+ * day, from year 0001 on. ajv-formats' "fast" mode (express-openapi-validator's default) admits
+ * `1990-02-30`, and PostgreSQL's `date` has no year 0: either would reach the database and fail
+ * there as a 500, so both are a 400 here.
+ */
+export function isCalendarDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+  return day <= daysInMonth;
+}
+
+/** Formats the server defines itself, for both express-openapi-validator and its own Ajv. */
+export const serverFormats = {
+  date: { type: 'string', validate: isCalendarDate },
+} as const;

@@ -1,0 +1,90 @@
+import { describe, expect, test } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('loadConfig', () => {
+  test('defaults: port 8080 on 127.0.0.1, embedded database, info, sha256/hex', () => {
+    expect(loadConfig({})).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      logLevel: 'info',
+      institutionCredentials: undefined,
+      signature: { algorithm: 'sha256', encoding: 'hex' },
+    });
+  });
+
+  test('reads every variable; empty counts as unset', () => {
+    const credentials = [
+      { institution: 'Alpha', publicKey: 'pk_alpha', secretKey: 'sk_0123456789abcdef' },
+    ];
+    expect(
+      loadConfig({
+        PORT: '0',
+        HOST: '0.0.0.0',
+        DATABASE_URL: 'postgres://db.example/users',
+        LOG_LEVEL: 'debug',
+        INSTITUTION_CREDENTIALS: JSON.stringify(credentials),
+        SIGNATURE_ALGORITHM: 'sha512',
+        SIGNATURE_ENCODING: 'base64',
+      }),
+    ).toEqual({
+      port: 0,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://db.example/users',
+      logLevel: 'debug',
+      institutionCredentials: credentials,
+      signature: { algorithm: 'sha512', encoding: 'base64' },
+    });
+    expect(loadConfig({ PORT: '', LOG_LEVEL: ' ' }).port).toBe(8080);
+    expect(loadConfig({ HOST: '::' }).host).toBe('::');
+    expect(loadConfig({ HOST: 'api.internal' }).host).toBe('api.internal');
+  });
+
+  test.each([
+    [{ PORT: '80a' }, 'PORT must be an integer from 0 to 65535, not "80a".'],
+    [{ PORT: '65536' }, 'PORT must be an integer from 0 to 65535'],
+    [{ PORT: '-1' }, 'PORT must be an integer'],
+    [{ HOST: 'two words' }, 'HOST must be an IP address or a host name'],
+    [
+      { LOG_LEVEL: 'verbose' },
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    ],
+    [
+      { SIGNATURE_ALGORITHM: 'md5' },
+      'SIGNATURE_ALGORITHM must be one of sha256, sha512, not "md5".',
+    ],
+    [{ SIGNATURE_ENCODING: 'HEX' }, 'SIGNATURE_ENCODING must be one of hex, base64, not "HEX".'],
+    [{ DATABASE_URL: 'mysql://u:hunter2@db/x' }, 'unsupported scheme "mysql://"'],
+    [
+      { INSTITUTION_CREDENTIALS: '{"not":"an array"}' },
+      'INSTITUTION_CREDENTIALS must be a JSON array',
+    ],
+  ])('%j is a clear start-up error', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  test('lists every problem at once, and never repeats a secret', () => {
+    const secret = 'sk_short';
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'x',
+        SIGNATURE_ENCODING: 'hexx',
+        DATABASE_URL: 'mysql://u:hunter2@db/x',
+        INSTITUTION_CREDENTIALS: JSON.stringify([
+          { institution: 'A', publicKey: 'pk', secretKey: secret },
+        ]),
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toMatch(
+      /PORT[\s\S]*DATABASE_URL[\s\S]*INSTITUTION_CREDENTIALS[\s\S]*SIGNATURE_ENCODING/,
+    );
+    expect(message).not.toContain(secret);
+    expect(message).not.toContain('hunter2');
+  });
+});

@@ -1,0 +1,145 @@
+import { formatAuthorization, signSync } from '@institution-api/signing/node';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type Answer, newUser, startTestServer, type TestServer } from './harness.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.close());
+
+const path = '/api/v1/external/users';
+const unauthorized = {
+  type: 'urn:institution-api:problem:unauthorized',
+  title: 'Unauthorized',
+  status: 401,
+  detail: 'The Authorization header is missing or its signature does not verify.',
+  instance: path,
+};
+
+/** Sends `text` with exactly the given Authorization header (or none). */
+function sendRaw(text: string, authorization: string | undefined): Promise<Answer> {
+  return server.send('POST', path, {
+    body: text,
+    as: null,
+    headers: authorization === undefined ? {} : { authorization },
+  });
+}
+
+/** The log lines of the request whose response carried this request id. */
+function logsOf(answer: Answer) {
+  const id = answer.headers.get('x-request-id');
+  return server.logs().filter((line) => line.reqId === id);
+}
+
+describe('every authentication failure answers the same 401 and logs why', () => {
+  const text = JSON.stringify(newUser());
+  const cases: [string, () => string | undefined][] = [
+    ['missing-header', () => undefined],
+    ['malformed-header', () => 'no colon here'],
+    ['malformed-header', () => `${server.institutions[0]?.publicKey}:NOT-HEX`],
+    ['malformed-header', () => `HMAC ${server.institutions[0]?.publicKey}:${'a'.repeat(64)}`],
+    ['unknown-public-key', () => `pk_nobody:${signSync(text, 'a-guessed-secret-key')}`],
+    [
+      'wrong-signature',
+      () => formatAuthorization(server.institutions[0] ?? '', signSync(text, 'not-the-secret-key')),
+    ],
+    [
+      'wrong-signature',
+      // Another institution's valid signature under this institution's public key.
+      () =>
+        formatAuthorization(
+          server.institutions[0] ?? '',
+          signSync(text, server.institutions[1]?.secretKey ?? ''),
+        ),
+    ],
+  ];
+
+  test.each(cases)('%s', async (reason, header) => {
+    const answer = await sendRaw(text, header());
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(answer.body).toEqual(unauthorized);
+    const failure = logsOf(answer).find((line) => line.msg === 'authentication failed');
+    expect(failure).toMatchObject({ level: 'warn', reason });
+    // Neither secret nor signature reaches the log.
+    const logText = JSON.stringify(logsOf(answer));
+    for (const institution of server.institutions) {
+      expect(logText).not.toContain(institution.secretKey);
+    }
+    expect(logText).not.toContain(signSync(text, server.institutions[0]?.secretKey ?? ''));
+    const presented = header()?.split(':')[1];
+    if (presented && presented.length > 10) expect(logText).not.toContain(presented);
+  });
+
+  test('the 401 bodies of all reasons are byte for byte the same', async () => {
+    const bodies = new Set<string>();
+    for (const [, header] of cases) bodies.add((await sendRaw(text, header())).text);
+    expect(bodies.size).toBe(1);
+  });
+});
+
+test('the signature covers the exact bytes: a re-serialized body does not verify', async () => {
+  const user = newUser();
+  const signed = JSON.stringify(user);
+  const institution = server.institutions[0];
+  if (!institution) throw new Error('no institution');
+  const header = formatAuthorization(institution, signSync(signed, institution.secretKey));
+  // Same JSON value, other bytes (pretty-printed): must not verify.
+  const reserialized = await sendRaw(JSON.stringify(user, null, 2), header);
+  expect(reserialized.status).toBe(401);
+  expect(logsOf(reserialized).find((l) => l.msg === 'authentication failed')?.reason).toBe(
+    'wrong-signature',
+  );
+  // The signed bytes themselves do.
+  expect((await sendRaw(signed, header)).status).toBe(201);
+});
+
+test('non-ASCII names are signed and verified as their UTF-8 bytes', async () => {
+  const answer = await server.send('POST', path, {
+    body: newUser({ firstName: 'Ɔkɔmfo', lastName: 'Ménsah 👩🏾' }),
+  });
+  expect(answer.status).toBe(201);
+  expect(answer.body).toMatchObject({ firstName: 'Ɔkɔmfo', lastName: 'Ménsah 👩🏾' });
+});
+
+test('authentication runs before anything looks at the body', async () => {
+  // Unsigned garbage, wrong content types and unknown fields all answer 401, not 400 or 415.
+  for (const headers of [
+    { 'content-type': 'application/json' },
+    { 'content-type': 'text/plain' },
+  ]) {
+    const answer = await server.send('POST', path, { body: '{not json', as: null, headers });
+    expect(answer.status).toBe(401);
+  }
+  const put = await server.send('PUT', '/api/v1/external/users/not-a-uuid', {
+    body: { nickname: 1 },
+    as: null,
+  });
+  expect(put.status).toBe(401);
+});
+
+describe('SIGNATURE_ALGORITHM=sha512 and SIGNATURE_ENCODING=base64', () => {
+  let strong: TestServer;
+  beforeAll(async () => {
+    strong = await startTestServer({
+      signature: { algorithm: 'sha512', encoding: 'base64' },
+      shareWith: server,
+    });
+  });
+  afterAll(() => strong?.close());
+
+  test('a sha512/base64 signature verifies', async () => {
+    const answer = await strong.send('POST', path, { body: newUser() });
+    expect(answer.status).toBe(201);
+  });
+
+  test('a sha256/hex signature is refused as malformed, with the same 401', async () => {
+    const answer = await strong.send('POST', path, {
+      body: newUser(),
+      signature: { algorithm: 'sha256', encoding: 'hex' },
+    });
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual(unauthorized);
+  });
+});

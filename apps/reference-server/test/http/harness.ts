@@ -1,0 +1,190 @@
+import type { AddressInfo } from 'node:net';
+import {
+  formatAuthorization,
+  type SignatureOptions,
+  signSync,
+} from '@institution-api/signing/node';
+import { openapiDocument, type UserInput } from '@institution-api/types';
+import { createApp } from '../../src/app.js';
+import { generateCredential } from '../../src/credentials/generate-credential.js';
+import { createSpecSchemas } from '../../src/http/validation/spec-ajv.js';
+import { createLogger } from '../../src/logger.js';
+import { openStorage } from '../../src/storage/open-storage.js';
+import type { InstitutionCredential, Storage } from '../../src/storage/types.js';
+
+/** The spec's component schemas, compiled once, to check response bodies against. */
+export const specSchemas = createSpecSchemas(openapiDocument);
+
+/** One JSON log line as pino wrote it. */
+export type LogLine = Record<string, unknown> & { level: string; msg: string };
+
+/** A response as the tests look at it. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: unknown;
+}
+
+/** Options of one request. */
+export interface SendOptions {
+  /** The body: a value is sent as `JSON.stringify(value)`; a string or bytes exactly as given. */
+  body?: unknown;
+  /** Who signs; default the first institution; `null` sends no Authorization header. */
+  as?: InstitutionCredential | null;
+  /** Signature options of the signer (default: the server's). */
+  signature?: SignatureOptions;
+  /** Extra or replacing headers (set `content-type` here to change it). */
+  headers?: Record<string, string>;
+}
+
+/** A running app on real in-memory PGlite, its captured logs, and signed-request helpers. */
+export interface TestServer {
+  baseUrl: string;
+  storage: Storage;
+  institutions: InstitutionCredential[];
+  logs(): LogLine[];
+  send(method: string, path: string, options?: SendOptions): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `createApp` on an ephemeral port with a real in-memory PGlite (one per test file: it
+ * takes about a second to start) and three institutions, capturing the JSON logs in memory.
+ * `wrapStorage` lets a test break a dependency on purpose; `shareWith` reuses a running test
+ * server's database, for a second app with other options.
+ */
+export async function startTestServer(
+  options: {
+    signature?: SignatureOptions;
+    docsPage?: string;
+    wrapStorage?: (storage: Storage) => Storage;
+    /** Share another test server's storage (and institutions) instead of opening a new one. */
+    shareWith?: TestServer;
+  } = {},
+): Promise<TestServer> {
+  const shared = options.shareWith;
+  const storage = shared?.storage ?? (await openStorage('memory://', { defaultDataDir: 'unused' }));
+  const institutions =
+    shared?.institutions ?? ['Alpha Savings', 'Beta Bank', 'Gamma Credit'].map(generateCredential);
+  if (!shared) await storage.upsertCredentials(institutions);
+  const lines: string[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    destination: { write: (line: string) => void lines.push(line) },
+  });
+  const app = createApp({
+    storage: options.wrapStorage ? options.wrapStorage(storage) : storage,
+    logger,
+    ...(options.signature ? { signature: options.signature } : {}),
+    ...(options.docsPage ? { docsPage: options.docsPage } : {}),
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    baseUrl,
+    storage,
+    institutions,
+    logs: () => lines.map((line) => JSON.parse(line) as LogLine),
+    async send(method, path, { body, as, signature, headers = {} } = {}) {
+      const signer = as === undefined ? institutions[0] : as;
+      const payload =
+        body === undefined
+          ? undefined
+          : typeof body === 'string' || body instanceof Uint8Array
+            ? body
+            : JSON.stringify(body);
+      const allHeaders: Record<string, string> = {
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(signer
+          ? {
+              authorization: formatAuthorization(
+                signer,
+                signSync(payload ?? '', signer.secretKey, signature ?? options.signature),
+              ),
+            }
+          : {}),
+        ...headers,
+      };
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: allHeaders,
+        ...(payload === undefined ? {} : { body: payload as BodyInit }),
+      });
+      const text = await response.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      return { status: response.status, headers: response.headers, text, body: parsed };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!shared) await storage.close();
+    },
+  };
+}
+
+let sequence = 0;
+
+/**
+ * A distinct valid create body each call (own card number, email and wallet), written the way a
+ * client might: local mobile number, card number without dashes in lower case.
+ */
+export function newUser(overrides: Record<string, unknown> = {}): UserInput {
+  sequence += 1;
+  const serial = String(100_000_000 + ((process.pid * 1000 + sequence) % 900_000_000)).slice(-9);
+  return {
+    email: `kofi.${process.pid}.${sequence}@example.com`,
+    firstName: 'Kofi',
+    lastName: 'Asante',
+    mobileNumber: '0241234567',
+    ghanaCardNumber: `gha${serial}${sequence % 10}`,
+    monthlyIncome: 1800.5,
+    ...overrides,
+  } as UserInput;
+}
+
+/** A full MOMO body with every optional field, as in the spec's `MomoAccountUser` example. */
+export function fullMomoUser(overrides: Record<string, unknown> = {}): UserInput {
+  return newUser({
+    otherName: 'Yaw',
+    gender: 'male',
+    dateOfBirth: '1991-02-03',
+    isGhanaCardVerified: true,
+    image: 'https://cdn.example.com/u/kofi.jpg',
+    ghanaCardImage: 'https://cdn.example.com/c/kofi.jpg',
+    kyc: {
+      occupation: 'Farmer',
+      address: 'Kumasi',
+      validFrom: '2021-01-01',
+      validTo: '2031-01-01',
+      refNumber: 'KYC-9',
+    },
+    accountType: 'MOMO',
+    accountNumber: '233551234567',
+    accountName: 'Kofi Asante',
+    network: 'TELECEL',
+    ...overrides,
+  });
+}
+
+/** The errors of a validation problem, for compact assertions. */
+export function errorsOf(answer: Answer): { path: string; message: string }[] {
+  return ((answer.body as { errors?: { path: string; message: string }[] }).errors ?? []).map(
+    ({ path, message }) => ({ path, message }),
+  );
+}
+
+/** Asserts-by-returning: the Ajv errors of `value` against the spec schema `name`, or []. */
+export function schemaErrors(name: string, value: unknown): string[] {
+  const validate = specSchemas.validator(name);
+  return validate(value)
+    ? []
+    : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+}

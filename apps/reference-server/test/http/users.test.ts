@@ -1,0 +1,340 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  type Answer,
+  errorsOf,
+  fullMomoUser,
+  newUser,
+  schemaErrors,
+  startTestServer,
+  type TestServer,
+} from './harness.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.close());
+
+const create = (body: unknown, as = server.institutions[0]) =>
+  server.send('POST', '/api/v1/external/users', { body, as });
+const update = (id: string, body: unknown, as = server.institutions[0]) =>
+  server.send('PUT', `/api/v1/external/users/${id}`, { body, as });
+const idOf = (answer: Answer) => (answer.body as { id: string }).id;
+
+describe('create (POST /api/v1/external/users)', () => {
+  test('a new user answers 201 with the create shape, valid against UserCreated', async () => {
+    const answer = await create(fullMomoUser());
+    expect(answer.status).toBe(201);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(schemaErrors('UserCreated', answer.body)).toEqual([]);
+    const body = answer.body as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual([
+      'id',
+      'firstName',
+      'lastName',
+      'otherName',
+      'email',
+      'gender',
+      'dateOfBirth',
+      'kyc',
+      'mobileNumber',
+      'ghanaCardNumber',
+      'ghanaCardImage',
+      'userImage',
+      'isGhanaCardVerified',
+      'documents',
+      'account',
+      'createdAt',
+    ]);
+    expect(body.userImage).toBe('https://cdn.example.com/u/kofi.jpg');
+    expect(body.documents).toEqual([]);
+    expect(body).not.toHaveProperty('monthlyIncome');
+    expect(body.account).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      account_type: 'MOMO',
+      account_number: '+233551234567',
+      network: 'TELECEL',
+      bank_name: null,
+      account_name: 'Kofi Asante',
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+    expect(new Date(body.createdAt as string).getTime()).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  test('normalizes the mobile number, the Ghana Card number and the MOMO wallet number', async () => {
+    for (const [written, stored] of [
+      ['0241234567', '+233241234567'],
+      ['233501234567', '+233501234567'],
+      ['+233201234567', '+233201234567'],
+    ]) {
+      const answer = await create(
+        newUser({
+          mobileNumber: written,
+          accountType: 'MOMO',
+          accountNumber: written,
+          accountName: 'Kofi Asante',
+          network: 'MTN',
+        }),
+      );
+      expect(answer.status).toBe(201);
+      const body = answer.body as { mobileNumber: string; account: { account_number: string } };
+      expect(body.mobileNumber).toBe(stored);
+      expect(body.account.account_number).toBe(stored);
+    }
+    const card = await create(newUser({ ghanaCardNumber: 'gha-700000001-5' }));
+    expect((card.body as { ghanaCardNumber: string }).ghanaCardNumber).toBe('GHA-700000001-5');
+  });
+
+  test('dateOfBirth is sent as a date and returned as a date-time at midnight UTC', async () => {
+    const answer = await create(newUser({ dateOfBirth: '1990-05-17' }));
+    expect((answer.body as { dateOfBirth: string }).dateOfBirth).toBe('1990-05-17T00:00:00.000Z');
+    const none = await create(newUser());
+    expect((none.body as { dateOfBirth: unknown }).dateOfBirth).toBeNull();
+  });
+
+  test('absent optional fields come back empty: null, false, a kyc of five nulls, no account', async () => {
+    const answer = await create(newUser());
+    expect(answer.body).toMatchObject({
+      otherName: null,
+      gender: null,
+      dateOfBirth: null,
+      kyc: { occupation: null, address: null, validFrom: null, validTo: null, refNumber: null },
+      ghanaCardImage: null,
+      userImage: null,
+      isGhanaCardVerified: false,
+      documents: [],
+      account: null,
+    });
+  });
+
+  test('a BANK account keeps its number as written and has no network', async () => {
+    const answer = await create(
+      newUser({
+        accountType: 'BANK',
+        accountNumber: '1021130012345',
+        accountName: 'Kofi Asante',
+        bankName: 'GCB Bank',
+      }),
+    );
+    expect(answer.status).toBe(201);
+    expect((answer.body as { account: unknown }).account).toMatchObject({
+      account_type: 'BANK',
+      account_number: '1021130012345',
+      network: null,
+      bank_name: 'GCB Bank',
+    });
+    expect(schemaErrors('UserCreated', answer.body)).toEqual([]);
+  });
+
+  test('the same card again answers 200 with the same user, its stored details unchanged', async () => {
+    const first = fullMomoUser();
+    const created = await create(first);
+    const again = await create({
+      ...first,
+      email: `other.${Date.now()}@example.com`,
+      firstName: 'Changed',
+      ghanaCardNumber: first.ghanaCardNumber.toUpperCase().replace(/^GHA(\d{9})(\d)$/, 'GHA-$1-$2'),
+    });
+    expect(created.status).toBe(201);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(created.body);
+    expect(schemaErrors('UserCreated', again.body)).toEqual([]);
+  });
+
+  test('another institution creating the same card gets 200 and the same user; so does a repeat', async () => {
+    const body = newUser();
+    const byAlpha = await create(body, server.institutions[0]);
+    const byBeta = await create(body, server.institutions[1]);
+    const byBetaAgain = await create(body, server.institutions[1]);
+    expect([byAlpha.status, byBeta.status, byBetaAgain.status]).toEqual([201, 200, 200]);
+    expect(idOf(byBeta)).toBe(idOf(byAlpha));
+    expect(idOf(byBetaAgain)).toBe(idOf(byAlpha));
+  });
+
+  test('parallel creates of one person by three institutions make one user, one 201', async () => {
+    const body = newUser();
+    const answers = await Promise.all(
+      [0, 1, 2, 0, 1, 2].map((i) => create(body, server.institutions[i])),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
+    expect(new Set(answers.map(idOf)).size).toBe(1);
+    // Each institution now has the user: each may update it.
+    for (const institution of server.institutions) {
+      expect((await update(idOf(answers[0] as Answer), body, institution)).status).toBe(200);
+    }
+  });
+
+  test("a new user with another user's email answers 409 naming /body/email", async () => {
+    const existing = newUser();
+    await create(existing);
+    const answer = await create(newUser({ email: existing.email }));
+    expect(answer.status).toBe(409);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(answer.body).toEqual({
+      type: 'urn:institution-api:problem:conflict',
+      title: 'Conflict',
+      status: 409,
+      detail: 'The email address belongs to another user.',
+      instance: '/api/v1/external/users',
+      errors: [{ path: '/body/email', message: 'email belongs to another user' }],
+    });
+  });
+});
+
+describe('update (PUT /api/v1/external/users/{id})', () => {
+  test('answers 200 with the update shape, valid against UserUpdated', async () => {
+    const body = fullMomoUser();
+    const id = idOf(await create(body));
+    const answer = await update(id, { ...body, firstName: 'Kwabena', monthlyIncome: 99.25 });
+    expect(answer.status).toBe(200);
+    expect(schemaErrors('UserUpdated', answer.body)).toEqual([]);
+    const user = answer.body as Record<string, unknown>;
+    expect(Object.keys(user)).toEqual([
+      'id',
+      'firstName',
+      'lastName',
+      'otherName',
+      'email',
+      'gender',
+      'dateOfBirth',
+      'kyc',
+      'mobileNumber',
+      'ghanaCardNumber',
+      'ghanaCardImage',
+      'image',
+      'isGhanaCardVerified',
+      'monthlyIncome',
+      'account',
+      'createdAt',
+    ]);
+    expect(user).toMatchObject({ id, firstName: 'Kwabena', monthlyIncome: 99.25 });
+    expect(user.image).toBe('https://cdn.example.com/u/kofi.jpg');
+    expect(user).not.toHaveProperty('documents');
+    expect(user).not.toHaveProperty('userImage');
+    expect(user.dateOfBirth).toBe('1991-02-03T00:00:00.000Z');
+    // A MOMO account in camelCase, without the bankName key, as the document's update example.
+    expect(user.account).toEqual({
+      id: expect.any(String),
+      accountType: 'MOMO',
+      accountNumber: '+233551234567',
+      network: 'TELECEL',
+      accountName: 'Kofi Asante',
+      createdAt: expect.any(String),
+    });
+  });
+
+  test('a BANK account in the update shape carries bankName', async () => {
+    const body = newUser();
+    const id = idOf(await create(body));
+    const bank = {
+      ...body,
+      accountType: 'BANK',
+      accountNumber: 'GH-0012 3456',
+      accountName: 'Kofi Asante',
+      bankName: 'Ecobank',
+    };
+    const answer = await update(id, bank);
+    expect(answer.status).toBe(200);
+    expect((answer.body as { account: unknown }).account).toMatchObject({
+      accountType: 'BANK',
+      accountNumber: 'GH-0012 3456',
+      network: null,
+      bankName: 'Ecobank',
+    });
+    expect(schemaErrors('UserUpdated', answer.body)).toEqual([]);
+  });
+
+  test('update replaces: optional fields left out are cleared, the account removed', async () => {
+    const full = fullMomoUser();
+    const id = idOf(await create(full));
+    const bare = {
+      email: full.email,
+      firstName: full.firstName,
+      lastName: full.lastName,
+      mobileNumber: full.mobileNumber,
+      ghanaCardNumber: full.ghanaCardNumber,
+      monthlyIncome: 0,
+    };
+    const answer = await update(id, bare);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      otherName: null,
+      gender: null,
+      dateOfBirth: null,
+      kyc: { occupation: null, address: null, validFrom: null, validTo: null, refNumber: null },
+      ghanaCardImage: null,
+      image: null,
+      isGhanaCardVerified: false,
+      monthlyIncome: 0,
+      account: null,
+    });
+    // Create of the same card now returns the replaced details (create never overwrites them).
+    const again = await create(full);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ otherName: null, account: null, userImage: null });
+  });
+
+  test('update normalizes like create', async () => {
+    const body = newUser();
+    const id = idOf(await create(body));
+    const answer = await update(id, { ...body, mobileNumber: '233201234567' });
+    expect((answer.body as { mobileNumber: string }).mobileNumber).toBe('+233201234567');
+    expect((answer.body as { ghanaCardNumber: string }).ghanaCardNumber).toMatch(/^GHA-\d{9}-\d$/);
+  });
+
+  test('a user of another institution answers 404, the same as an id that does not exist', async () => {
+    const body = newUser();
+    const id = idOf(await create(body, server.institutions[0]));
+    const elsewhere = await update(id, body, server.institutions[2]);
+    const nowhere = await update(
+      '6f1c1b7e-2a4d-4c3b-9e8f-0a1b2c3d4e5f',
+      body,
+      server.institutions[2],
+    );
+    expect(elsewhere.status).toBe(404);
+    const withoutInstance = (answer: Answer) => ({ ...(answer.body as object), instance: 'x' });
+    expect(withoutInstance(elsewhere)).toEqual(withoutInstance(nowhere));
+    expect(elsewhere.body).toEqual({
+      type: 'urn:institution-api:problem:not-found',
+      title: 'Not found',
+      status: 404,
+      detail: 'No user with this id belongs to the calling institution.',
+      instance: `/api/v1/external/users/${id}`,
+    });
+    expect(schemaErrors('Problem', elsewhere.body)).toEqual([]);
+  });
+
+  test("another user's email or Ghana Card number answers 409 naming the field", async () => {
+    const first = newUser();
+    const second = newUser();
+    await create(first);
+    const id = idOf(await create(second));
+    const email = await update(id, { ...second, email: first.email });
+    expect(email.status).toBe(409);
+    expect(errorsOf(email)).toEqual([
+      { path: '/body/email', message: 'email belongs to another user' },
+    ]);
+    const card = await update(id, { ...second, ghanaCardNumber: first.ghanaCardNumber });
+    expect(card.status).toBe(409);
+    expect(card.body).toMatchObject({
+      type: 'urn:institution-api:problem:conflict',
+      detail: 'The Ghana Card number belongs to another user.',
+      errors: [
+        { path: '/body/ghanaCardNumber', message: 'ghanaCardNumber belongs to another user' },
+      ],
+    });
+  });
+
+  test('an id that is not a UUID answers 400 naming /params/id', async () => {
+    const answer = await update('not-a-uuid', newUser());
+    expect(answer.status).toBe(400);
+    expect(errorsOf(answer)).toEqual([{ path: '/params/id', message: 'id must be a UUID' }]);
+  });
+
+  test('the UUID spellings the spec format admits reach the same user, never a 500', async () => {
+    const body = newUser();
+    const id = idOf(await create(body));
+    expect((await update(id.toUpperCase(), body)).status).toBe(200);
+    expect((await update(`urn:uuid:${id}`, body)).status).toBe(200);
+  });
+});
