@@ -8,13 +8,7 @@
 import type { SignatureOptions } from '@institution-api/signing';
 import type { paths, UserCreated, UserInput, UserUpdated } from '@institution-api/types';
 import createClient, { type Client } from 'openapi-fetch';
-import {
-  type ClientError,
-  type HttpProblem,
-  isRecord,
-  toHttpProblem,
-  UsersClientError,
-} from './errors.js';
+import { type ClientError, isRecord, toHttpProblem, UsersClientError } from './errors.js';
 import { createResilientFetch, type FetchLike } from './resilient-fetch.js';
 import { type RetryOptions, resolveRetry } from './retry-policy.js';
 import { createSigningMiddleware } from './signing-middleware.js';
@@ -171,8 +165,7 @@ async function settle<Body, T>(
     throw error;
   }
   const { data, error, response } = result;
-  if (!response.ok)
-    return { error: toHttpProblem(error, response) satisfies HttpProblem, response };
+  if (!response.ok) return { error: toHttpProblem(error, response), response };
   const body = parseJson(data);
   if (!isRecord(body)) {
     const message = `The service answered ${response.status} without a JSON object body`;
