@@ -31,6 +31,7 @@ export interface CliIo {
 /** Default service address, the reference server's. */
 export const DEFAULT_API_URL = 'http://localhost:8080';
 
+/** The `--help` text; it names the environment variables but never shows their values. */
 export const USAGE = `Usage:
   institution-api sign <file.json>          print the Authorization header value for the file
   institution-api create <file.json>        create a user (or add an existing one)
