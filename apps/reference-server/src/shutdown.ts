@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Storage } from './storage/types.js';
 
@@ -13,8 +13,12 @@ export const drainTimeoutMs = 10_000;
  */
 export function stopGracefullyOnSignals(server: Server, storage: Storage, logger: Logger): void {
   let stopping = false;
-  server.on('request', (_req, res) => {
+  // Responses not yet sent when the signal comes: told to close their connection once done.
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_req, res: ServerResponse) => {
     if (stopping) res.setHeader('Connection', 'close');
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
   });
 
   const stop = async (signal: NodeJS.Signals) => {
@@ -23,7 +27,8 @@ export function stopGracefullyOnSignals(server: Server, storage: Storage, logger
       process.exit(1);
     }
     stopping = true;
-    logger.info({ signal }, 'stopping: draining in-flight requests');
+    logger.info({ signal, inFlight: inFlight.size }, 'stopping: draining in-flight requests');
+    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const deadline = setTimeout(() => {
