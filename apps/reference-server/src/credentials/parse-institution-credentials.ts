@@ -48,6 +48,9 @@ export function parseInstitutionCredentials(json: string): InstitutionCredential
       const value = record[field];
       if (typeof value !== 'string' || value.trim() === '') {
         problems.push(`${at}.${field} must be a non-empty string.`);
+      } else if (value.includes('\u0000')) {
+        // PostgreSQL text cannot hold it: the server would fail to start on this entry.
+        problems.push(`${at}.${field} must not contain the character U+0000.`);
       }
     }
     const { institution, publicKey, secretKey } = record;

@@ -38,7 +38,9 @@ export interface StoredAccount extends AccountDetails {
 /**
  * A user's details, already validated and normalized by the HTTP layer: mobileNumber '+233XXXXXXXXX',
  * ghanaCardNumber 'GHA-123456789-0', dateOfBirth 'YYYY-MM-DD' or null, MOMO account number '+233…'
- * (DECISIONS.md "mobileNumber", "ghanaCardNumber", "dateOfBirth").
+ * (DECISIONS.md "mobileNumber", "ghanaCardNumber", "dateOfBirth"). No string may contain U+0000:
+ * PostgreSQL text cannot hold it, and the write would fail (SQLSTATE 22021) instead of conflicting,
+ * so the HTTP layer must reject it as a bad field.
  */
 export interface UserDetails {
   email: string;

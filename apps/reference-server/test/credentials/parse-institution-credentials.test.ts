@@ -70,6 +70,18 @@ describe('parseInstitutionCredentials', () => {
     );
   });
 
+  test('refuses U+0000, which PostgreSQL text cannot store', () => {
+    const message = problemsOf(
+      JSON.stringify([
+        { institution: 'Bank\u0000A', publicKey: 'pk_a', secretKey: `${secret}\u0000` },
+      ]),
+    );
+    expect(message.split('\n').slice(1)).toEqual([
+      'INSTITUTION_CREDENTIALS[0].institution must not contain the character U+0000.',
+      'INSTITUTION_CREDENTIALS[0].secretKey must not contain the character U+0000.',
+    ]);
+  });
+
   test('requires an array', () => {
     expect(problemsOf('{}')).toMatch(/must be a JSON array/);
     expect(problemsOf('null')).toMatch(/must be a JSON array/);

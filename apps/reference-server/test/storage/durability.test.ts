@@ -36,7 +36,8 @@ async function writeThenKill(first: number, writes: number): Promise<number[]> {
   for await (const line of createInterface({ input: child.stdout })) {
     const match = /^acknowledged (\d+)$/.exec(line);
     if (match) acknowledged.push(Number(match[1]));
-    // Killed while it keeps writing, so the kill usually lands inside a transaction.
+    // Killed while it keeps writing, so the kill usually lands inside a transaction. Lines already
+    // in the pipe still arrive after the kill: they are acknowledgements too.
     if (acknowledged.length === writes) child.kill('SIGKILL');
   }
   const signal = await exited;
@@ -49,7 +50,7 @@ test('every write acknowledged before a SIGKILL is there after a restart, three 
   for (const [round, writes] of [40, 7, 23].entries()) {
     acknowledged.push(...(await writeThenKill(round * 1000 + 1, writes)));
   }
-  expect(acknowledged).toHaveLength(70);
+  expect(acknowledged.length).toBeGreaterThanOrEqual(70);
   // The last writer's lock file names a dead process: the directory must open again.
   const db = await openPgliteDatabase(dataDir);
   try {
