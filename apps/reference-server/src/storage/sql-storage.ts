@@ -33,7 +33,8 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /**
  * The {@link Storage} on any {@link Database}: the same SQL on PGlite and PostgreSQL. Uniqueness is
  * the database's (constraints, ON CONFLICT), never check-then-insert, so concurrent requests from
- * several institutions cannot make two users of one person.
+ * several institutions cannot make two users of one person. Each call is one transaction: an
+ * explicit one when it runs several statements, the statement's own when it runs one.
  */
 export function createSqlStorage(db: Database): Storage {
   return {

@@ -11,6 +11,7 @@ import { storageContract } from './storage-contract.js';
 const unavailable = postgresUnavailableReason();
 // CI installs postgresql-15, so there a missing server fails the suite (in startPostgres) instead.
 const skipReason = unavailable && !process.env.CI ? unavailable : undefined;
+if (skipReason) console.warn(`PostgreSQL storage suite skipped: ${skipReason}`);
 
 describe.skipIf(skipReason)(
   `storage on PostgreSQL 15${skipReason ? ` (skipped: ${skipReason})` : ''}`,

@@ -70,7 +70,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
     // A free port can be taken between our probe and the server's bind: try a few.
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
-      const serverOptions = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off`;
+      const serverOptions = `-c listen_addresses=127.0.0.1 -p ${port} -k '${dir}' -c fsync=off -c full_page_writes=off`;
       try {
         await run('pg_ctl', [
           '-D',
