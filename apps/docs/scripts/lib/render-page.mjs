@@ -1,6 +1,7 @@
 /**
  * Renders the docs page: `redocly build-docs --inlineBundle` with this package's Redoc options
- * and page template, then {@link inlineCdnAssets} and the {@link findExternalFetches} check.
+ * and page template, then {@link inlineCdnAssets}, {@link hashRouterLinks} and the
+ * {@link findExternalFetches} check.
  * Shared by the build (`scripts/build.mjs`) and the preview (`scripts/dev.mjs`).
  *
  * @module
@@ -10,6 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hashRouterLinks } from './hash-links.mjs';
 import { findExternalFetches, inlineCdnAssets } from './offline.mjs';
 
 const packageDir = fileURLToPath(new URL('../../', import.meta.url));
@@ -52,7 +54,7 @@ export async function renderPage({ spec, output, description }) {
   ]);
   const redoclyMs = performance.now() - started;
 
-  const html = inlineCdnAssets(await readFile(output, 'utf8'));
+  const html = hashRouterLinks(inlineCdnAssets(await readFile(output, 'utf8')));
   const problems = findExternalFetches(html);
   if (problems.length > 0) {
     throw new Error(`the docs page would fetch from the network:\n- ${problems.join('\n- ')}`);
