@@ -6,19 +6,14 @@
  *
  * @module
  */
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashRouterLinks } from './hash-links.mjs';
 import { findExternalFetches, inlineCdnAssets } from './offline.mjs';
+import { redocly } from './redocly.mjs';
 
 const packageDir = fileURLToPath(new URL('../../', import.meta.url));
-const redoclyCli = join(
-  dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')),
-  'bin/cli.js',
-);
 
 /** The Redoc options (download links, layout) of the page: Redocly's `openapi` config key. */
 export const DOCS_CONFIG = join(packageDir, 'redocly.yaml');
@@ -37,21 +32,24 @@ export const PAGE_TEMPLATE = join(packageDir, 'templates/page.hbs');
  */
 export async function renderPage({ spec, output, description }) {
   const started = performance.now();
-  await run(process.execPath, [
-    redoclyCli,
-    'build-docs',
-    spec,
-    '--config',
-    DOCS_CONFIG,
-    '--lint-config',
-    'error',
-    '--template',
-    PAGE_TEMPLATE,
-    `--templateOptions.description=${description}`,
-    '--inlineBundle',
-    '--output',
-    output,
-  ]);
+  const { code, output: log } = await redocly(
+    [
+      'build-docs',
+      spec,
+      '--config',
+      DOCS_CONFIG,
+      '--lint-config',
+      'error',
+      '--template',
+      PAGE_TEMPLATE,
+      `--templateOptions.description=${description}`,
+      '--inlineBundle',
+      '--output',
+      output,
+    ],
+    packageDir,
+  );
+  if (code !== 0) throw new Error(`redocly build-docs failed (exit ${code}):\n${log}`);
   const redoclyMs = performance.now() - started;
 
   const html = hashRouterLinks(inlineCdnAssets(await readFile(output, 'utf8')));
@@ -61,34 +59,4 @@ export async function renderPage({ spec, output, description }) {
   }
   await writeFile(output, html);
   return { bytes: Buffer.byteLength(html), redoclyMs };
-}
-
-/**
- * Runs a command with Redocly's telemetry and update notices off; its output is shown only when
- * it fails (it is otherwise a Node 20 end-of-life box and a success line).
- *
- * @param {string} command
- * @param {string[]} args
- * @returns {Promise<void>}
- */
-function run(command, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: packageDir,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0) resolve();
-      else reject(new Error(`redocly build-docs failed (exit ${code}):\n${output}`));
-    });
-  });
 }
