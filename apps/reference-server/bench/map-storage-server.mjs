@@ -1,0 +1,72 @@
+// The reference server's HTTP layer on a storage that is only a Map (no database), for
+// bench/http.mjs: it isolates what signatures, spec validation of request and response,
+// normalization and logging cost, apart from the database. Not a server to use: nothing persists.
+import { randomUUID } from 'node:crypto';
+import { createApp } from '../dist/app.js';
+import { createLogger } from '../dist/logger.js';
+
+const credentials = new Map(
+  JSON.parse(process.env.INSTITUTION_CREDENTIALS ?? '[]').map((c) => [c.publicKey, c]),
+);
+const userIdByCard = new Map();
+const users = new Map();
+const members = new Map();
+
+function stored(details, existing) {
+  const account = details.account && {
+    ...details.account,
+    id: existing?.account?.id ?? randomUUID(),
+    createdAt: existing?.account?.createdAt ?? new Date(),
+  };
+  return {
+    ...details,
+    account,
+    id: existing?.id ?? randomUUID(),
+    documents: [],
+    createdAt: existing?.createdAt ?? new Date(),
+  };
+}
+
+/** @type {import('../dist/storage/types.js').Storage} */
+const storage = {
+  async createOrAddUser(institutionId, details) {
+    const existing = users.get(userIdByCard.get(details.ghanaCardNumber));
+    if (existing) {
+      members.get(existing.id).add(institutionId);
+      return { created: false, user: existing };
+    }
+    const user = stored(details);
+    users.set(user.id, user);
+    userIdByCard.set(user.ghanaCardNumber, user.id);
+    members.set(user.id, new Set([institutionId]));
+    return { created: true, user };
+  },
+  async updateUser(institutionId, userId, details) {
+    if (!members.get(userId)?.has(institutionId)) return null;
+    const existing = users.get(userId);
+    userIdByCard.delete(existing.ghanaCardNumber);
+    const user = stored(details, existing);
+    users.set(user.id, user);
+    userIdByCard.set(user.ghanaCardNumber, user.id);
+    return user;
+  },
+  async findCredential(publicKey) {
+    const found = credentials.get(publicKey);
+    return (
+      found && {
+        institutionId: found.institution,
+        institution: found.institution,
+        secretKey: found.secretKey,
+      }
+    );
+  },
+  async upsertCredentials() {},
+  async countInstitutions() {
+    return credentials.size;
+  },
+  async ping() {},
+  async close() {},
+};
+
+const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info' });
+createApp({ storage, logger }).listen(Number(process.env.PORT), '127.0.0.1');
