@@ -1,13 +1,13 @@
 import type { ErrorRequestHandler } from 'express';
 import { ResponseContractError } from './contract.js';
-import { HttpProblem, problemKinds, sendProblem } from './problem.js';
+import { HttpProblem, problemKinds, sendProblem, validationProblem } from './problem.js';
 import { maxBodyBytes } from './raw-body.js';
 
 /**
  * The one place that turns errors into RFC 9457 problems (DECISIONS.md "errors").
  *
  * {@link HttpProblem}s are sent as they are. body-parser's errors become 413 (over 64 KiB), 415
- * (a `Content-Encoding`) or 400. Everything else is a fault of the server: logged with its stack,
+ * (a `Content-Encoding`) or 400, and the router's failure to decode a path parameter 400. Everything else is a fault of the server: logged with its stack,
  * answered with a fixed 500 `internal` problem, so no stack trace or message leaks to the client.
  * A {@link ResponseContractError} says so honestly: the write it reports on may have happened
  * (retrying is still safe: a repeated create answers 200, a repeated update replaces again).
@@ -26,6 +26,12 @@ export function errorHandler(): ErrorRequestHandler {
 
 function asProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
+  // The router could not percent-decode a path parameter (`/users/%E0%A4%A`): the client's URL.
+  if (error instanceof URIError && (error as { status?: unknown }).status === 400) {
+    return validationProblem([
+      { path: '/params', message: 'a path parameter is not valid percent-encoded UTF-8' },
+    ]);
+  }
   const type = (error as { type?: unknown } | null)?.type;
   switch (type) {
     case 'entity.too.large':

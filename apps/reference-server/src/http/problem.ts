@@ -103,5 +103,7 @@ export function sendProblem(req: Request, res: Response, problem: HttpProblem): 
 
 function instanceOf(req: Request): string {
   const path = req.originalUrl.split('?', 1)[0] ?? '/';
-  return path.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g, (c) => encodeURIComponent(c));
+  return path
+    .replace(/%(?![0-9A-Fa-f]{2})/g, '%25')
+    .replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g, (c) => encodeURIComponent(c));
 }

@@ -177,6 +177,18 @@ describe('bad transport input (signed, so it gets past authentication)', () => {
     expect(answer.status).toBe(400);
   });
 
+  test('a path parameter that is not valid percent-encoding answers 400, not 500', async () => {
+    for (const method of ['PUT', 'GET']) {
+      const answer = await server.send(method, `${path}/%E0%A4%A`, {
+        ...(method === 'GET' ? {} : { body: newUser() }),
+      });
+      expectProblem(answer, 400, 'validation-error');
+      expect(errorsOf(answer)).toEqual([
+        { path: '/params', message: 'a path parameter is not valid percent-encoded UTF-8' },
+      ]);
+    }
+  });
+
   test('an unknown query parameter answers 400 naming it', async () => {
     const answer = await server.send('POST', `${path}?debug=1`, { body: newUser() });
     expectProblem(answer, 400, 'validation-error');
