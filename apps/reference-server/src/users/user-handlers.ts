@@ -1,5 +1,6 @@
 import type { UserInput } from '@institution-api/types';
 import type { RequestHandler } from 'express';
+import type { CallingInstitution } from '../http/authenticate.js';
 import { HttpProblem, problemKinds } from '../http/problem.js';
 import { ConflictError, type Storage } from '../storage/types.js';
 import { normalizeUserInput } from './normalize-user-input.js';
@@ -54,15 +55,11 @@ export function userHandlers(storage: Storage): {
 }
 
 /** Who is calling, as `authenticate` left it in `res.locals`. */
-export interface CallingInstitution {
-  id: string;
-  name: string;
-}
-
-function institutionOf(locals: Record<string, unknown>): CallingInstitution {
-  const institution = locals.institution as CallingInstitution | undefined;
-  if (!institution) throw new Error('A user operation ran without an authenticated institution.');
-  return institution;
+function institutionOf(locals: { institution?: CallingInstitution }): CallingInstitution {
+  if (!locals.institution) {
+    throw new Error('A user operation ran without an authenticated institution.');
+  }
+  return locals.institution;
 }
 
 /**
