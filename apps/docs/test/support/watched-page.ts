@@ -49,6 +49,5 @@ export function isInViewport(locator: Locator): Promise<boolean> {
 
 /** The text of an element as rendered (hidden parts left out), as a reader sees it. */
 export function shownText(locator: Locator): Promise<string> {
-  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText, not the DOM's
   return locator.innerText();
 }
