@@ -4,7 +4,7 @@
  * Node can reach). Run with `npm run bench` (`vitest bench --run`) in packages/signing.
  */
 import { createHmac } from 'node:crypto';
-import { bench, describe } from 'vitest';
+import { test } from 'vitest';
 import { signSync } from '../src/node.js';
 import { clearKeyCache, sign } from '../src/web-crypto.js';
 
@@ -51,33 +51,30 @@ const bytes = Buffer.byteLength(body);
 if (bytes < 900 || bytes > 1200)
   throw new Error(`benchmark body is ${bytes} bytes, expected ~1 KB`);
 
-describe(`sign a ${bytes}-byte user body`, () => {
-  bench('baseline: bare createHmac sha256 hex', () => {
-    createHmac('sha256', SECRET).update(body).digest('hex');
-  });
-
-  bench('node signSync sha256 hex', () => {
-    signSync(body, SECRET);
-  });
-
-  bench('node signSync sha512 hex', () => {
-    signSync(body, SECRET, { algorithm: 'sha512' });
-  });
-
-  bench('baseline: bare crypto.subtle.sign sha256 (pre-imported key, no encoding)', async () => {
-    await crypto.subtle.sign('HMAC', rawKey, new TextEncoder().encode(body));
-  });
-
-  bench('Web Crypto sign sha256 hex (cached key)', async () => {
-    await sign(body, SECRET);
-  });
-
-  bench('Web Crypto sign sha256 hex (key imported each call)', async () => {
-    clearKeyCache();
-    await sign(body, SECRET);
-  });
-
-  bench('Web Crypto sign sha512 hex (cached key)', async () => {
-    await sign(body, SECRET, { algorithm: 'sha512' });
-  });
+// Vitest 5: `bench` is a test-context fixture; `bench.compare` runs the group and prints one table.
+test(`sign a ${bytes}-byte user body`, async ({ bench }) => {
+  await bench.compare(
+    bench('baseline: bare createHmac sha256 hex', () => {
+      createHmac('sha256', SECRET).update(body).digest('hex');
+    }),
+    bench('node signSync sha256 hex', () => {
+      signSync(body, SECRET);
+    }),
+    bench('node signSync sha512 hex', () => {
+      signSync(body, SECRET, { algorithm: 'sha512' });
+    }),
+    bench('baseline: bare crypto.subtle.sign sha256 (pre-imported key, no encoding)', async () => {
+      await crypto.subtle.sign('HMAC', rawKey, new TextEncoder().encode(body));
+    }),
+    bench('Web Crypto sign sha256 hex (cached key)', async () => {
+      await sign(body, SECRET);
+    }),
+    bench('Web Crypto sign sha256 hex (key imported each call)', async () => {
+      clearKeyCache();
+      await sign(body, SECRET);
+    }),
+    bench('Web Crypto sign sha512 hex (cached key)', async () => {
+      await sign(body, SECRET, { algorithm: 'sha512' });
+    }),
+  );
 });
