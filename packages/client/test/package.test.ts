@@ -71,7 +71,7 @@ beforeAll(async () => {
   );
   await exec(
     'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--silent'],
+    ['install', '--no-audit', '--no-fund', '--offline', '--ignore-scripts', '--silent'],
     { cwd: project },
   );
   await writeConsumerFiles();
