@@ -1,38 +1,54 @@
 /**
  * The code samples on the docs page are run, so they cannot rot: each `x-codeSamples` entry of the
- * bundled spec the page is built from (`dist/openapi.json`) is executed as a reader would run it,
- * against the real reference server (its built `dist/main.js`, on an in-memory database), and the
- * answers are checked: create gives 201 for a new user and 200 when sent again, update gives 200.
+ * bundled spec the page is built from (`dist/openapi.json`), and the landing text's Quick start and
+ * worked signing example, are executed as a reader would run them, against the real reference
+ * server (its built `dist/main.js`, on an in-memory database), and the answers are checked: create
+ * gives 201 for a new user and 200 when sent again, update gives 200.
  *
- * - `curl` samples run through `bash` with INSTITUTION_API_URL and the key pair in the
- *   environment; `npx institution-api sign` is the client package's CLI.
+ * - `curl` samples run through `bash` with INSTITUTION_API_URL and the key pair in the environment
+ *   and a PATH that holds curl, openssl, cat and awk and nothing else: no node, no npx, no CLI of
+ *   this repository (issue 8: a docs reader with curl and no Node can try the API).
  * - `TypeScript` samples are compiled with `tsc` in strict mode against the client's published
  *   types (a sample that no longer type-checks fails here), then run with Node.
+ * - Every create runs after the reference server's start banner's own signed create (the first
+ *   thing a newcomer pastes), so a sample that creates the banner's user fails (issue 11).
  *
  * A recording proxy between the samples and the server records what the server really answered.
  */
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { chmod, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CodeSample, readOperations } from './support/code-samples.js';
+import { type CodeSample, landingCodeBlocks, readOperations } from './support/code-samples.js';
 import { type Exchange, startRecordingProxy } from './support/recording-proxy.js';
-import { type RunningServer, startReferenceServer } from './support/reference-server.js';
+import { type Credential, startReferenceServer } from './support/reference-server.js';
 import { run } from './support/run.js';
 import { createSampleProject } from './support/sample-project.js';
+import { pathWithOnly, which } from './support/shell-tools.js';
+import { bannerCurlCommand, bannerExampleUser } from './support/start-banner.js';
 
 const specFile = new URL('../dist/openapi.json', import.meta.url);
 const operations = readOperations(specFile);
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const bash = which('bash');
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** What a curl sample may call besides bash's builtins: the whole PATH it runs with. */
+const curlSampleTools = ['curl', 'openssl', 'cat', 'awk'];
 
 /** The languages every operation documents, and how a reader runs each. */
 const runners = {
   curl: runCurl,
   TypeScript: runTypeScript,
-} satisfies Record<string, (sample: CodeSample, env: SampleEnv) => Promise<string>>;
+} satisfies Record<string, (source: Source, env: SampleEnv) => Promise<string>>;
 type Language = keyof typeof runners;
+
+/** A program to run: its text, and a file name for it. */
+interface Source {
+  name: string;
+  source: string;
+}
 
 interface SampleEnv {
   dir: string;
@@ -40,6 +56,8 @@ interface SampleEnv {
   publicKey: string;
   secretKey: string;
   userId?: string;
+  /** The whole PATH of a curl sample (links to {@link curlSampleTools} only). */
+  toolsPath: string;
 }
 
 function sampleOf(operationId: string, lang: Language): CodeSample {
@@ -48,6 +66,25 @@ function sampleOf(operationId: string, lang: Language): CodeSample {
     ?.samples.find((candidate) => candidate.lang === lang);
   if (!sample) throw new Error(`${operationId} has no ${lang} sample in ${specFile}`);
   return sample;
+}
+
+const asSource = (sample: CodeSample): Source => ({
+  name: sample.operationId,
+  source: sample.source,
+});
+
+/** The TypeScript block of the landing text's Quick start. */
+function quickStart(): Source {
+  const block = landingCodeBlocks(specFile, 'Quick start').find(({ lang }) => lang === 'ts');
+  if (!block) throw new Error('the Quick start has no ts block');
+  return { name: 'quickStart', source: block.source };
+}
+
+/** Ghana Card numbers in a text, normalized as the service compares them (`GHA-123456789-0`). */
+function cardNumbersIn(text: string): string[] {
+  return [...text.matchAll(/GHA-?(\d{9})-?(\d)/gi)].map(
+    ([, body, check]) => `GHA-${body}-${check}`,
+  );
 }
 
 describe('x-codeSamples in the bundled spec', () => {
@@ -62,81 +99,207 @@ describe('x-codeSamples in the bundled spec', () => {
       );
     }
   });
+
+  it('signs the curl samples with openssl, never with node, npx or the institution-api CLI', () => {
+    for (const operation of operations) {
+      const { source } = sampleOf(operation.operationId, 'curl');
+      expect(source, operation.operationId).not.toMatch(/\bnpx\b|\bnode\b|institution-api/);
+      expect(source, operation.operationId).toMatch(
+        /openssl dgst -sha256 \\\n\s+-hmac "\$INSTITUTION_SECRET_KEY" user\.json/,
+      );
+      expect(source, operation.operationId).toContain('--data-binary @user.json');
+    }
+  });
+
+  it("gives the samples and the Quick start a user of their own, not the start banner's", async () => {
+    const banner = await bannerExampleUser();
+    const [bannerCard] = cardNumbersIn(banner.ghanaCardNumber);
+    const texts = [...operations.flatMap(({ samples }) => samples.map(asSource)), quickStart()];
+    for (const { name, source } of texts) {
+      expect(cardNumbersIn(source), name).not.toHaveLength(0);
+      expect(cardNumbersIn(source), `${name} uses the banner's card number`).not.toContain(
+        bannerCard,
+      );
+      expect(source.toLowerCase(), `${name} uses the banner's email`).not.toContain(
+        banner.email.toLowerCase(),
+      );
+    }
+  });
 });
 
-describe.each(Object.keys(runners) as Language[])(
-  'the %s samples, run against the reference server',
-  (lang) => {
-    const credential = {
-      institution: `Docs samples (${lang})`,
-      publicKey: `pk_docs_${randomBytes(6).toString('hex')}`,
-      secretKey: randomBytes(24).toString('base64url'),
+/**
+ * A reference server (fresh per language: the samples of both languages create the same user),
+ * a recording proxy in front of it, a reader's project directory, and the start banner's create
+ * already sent through the proxy, as a newcomer who pasted it first would have.
+ */
+function useSampleServer(lang: Language) {
+  const credential: Credential = {
+    institution: `Docs samples (${lang})`,
+    publicKey: `pk_docs_${randomBytes(6).toString('hex')}`,
+    secretKey: randomBytes(24).toString('base64url'),
+  };
+  const state = {} as {
+    server: Awaited<ReturnType<typeof startReferenceServer>>;
+    proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+    project: Awaited<ReturnType<typeof createSampleProject>>;
+    env: SampleEnv;
+    createdId?: string;
+    /** The exchanges from this index on, without their paths. */
+    exchanges: (from: number) => Omit<Exchange, 'path'>[];
+  };
+
+  beforeAll(async () => {
+    state.server = await startReferenceServer([credential]);
+    state.proxy = await startRecordingProxy(new URL(state.server.url));
+    state.project = await createSampleProject();
+    state.env = {
+      dir: state.project.dir,
+      apiUrl: state.proxy.url,
+      publicKey: credential.publicKey,
+      secretKey: credential.secretKey,
+      toolsPath: await pathWithOnly(join(state.project.dir, 'bin'), curlSampleTools),
     };
-    let server: RunningServer;
-    let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
-    let project: Awaited<ReturnType<typeof createSampleProject>>;
-    let env: SampleEnv;
-    let createdId: string | undefined;
+    state.exchanges = (from) =>
+      state.proxy.exchanges.slice(from).map(({ method, status }) => ({ method, status }));
 
-    beforeAll(async () => {
-      // A fresh server per language: the samples of both languages create the same user.
-      server = await startReferenceServer([credential]);
-      proxy = await startRecordingProxy(new URL(server.url));
-      project = await createSampleProject();
-      env = {
-        dir: project.dir,
-        apiUrl: proxy.url,
-        publicKey: credential.publicKey,
-        secretKey: credential.secretKey,
-      };
+    const banner = await run(bash, ['-c', await bannerCurlCommand(state.proxy.url, credential)], {
+      cwd: state.project.dir,
+      env: { PATH: state.env.toolsPath, HOME: state.project.dir },
+    });
+    expect(banner.code, `the start banner's curl line failed:\n${banner.stderr}`).toBe(0);
+    expect(state.exchanges(0), "the start banner's create").toEqual([
+      { method: 'POST', status: 201 },
+    ]);
+  });
+
+  afterAll(async () => {
+    await state.proxy?.close();
+    await state.server?.stop();
+    await state.project?.remove();
+  });
+
+  return state;
+}
+
+/** The create and update samples of one language, run in turn against one server. */
+function itRunsTheSamples(lang: Language, state: ReturnType<typeof useSampleServer>) {
+  it("createUser: 201 for a new user (after the start banner's create), then 200 when sent again", async () => {
+    const sample = asSource(sampleOf('createUser', lang));
+    const from = state.proxy.exchanges.length;
+    const first = await runners[lang](sample, state.env);
+    const second = await runners[lang](sample, state.env);
+
+    expect(state.exchanges(from)).toEqual([
+      { method: 'POST', status: 201 },
+      { method: 'POST', status: 200 },
+    ]);
+    expect(state.proxy.exchanges.every(({ path }) => path === '/api/v1/external/users')).toBe(true);
+    const firstId = userIdIn(lang, first, 'create');
+    expect(userIdIn(lang, second, 'create')).toBe(firstId);
+    if (lang === 'TypeScript') {
+      expect(first).toMatch(/^created /);
+      expect(second).toMatch(/^added /);
+    }
+    state.createdId = firstId;
+  });
+
+  it('updateUser: 200, with the user created above', async () => {
+    const { createdId } = state;
+    if (createdId === undefined) {
+      throw new Error('the create sample must pass first: its id is updated');
+    }
+    const from = state.proxy.exchanges.length;
+    const output = await runners[lang](asSource(sampleOf('updateUser', lang)), {
+      ...state.env,
+      userId: createdId,
     });
 
-    afterAll(async () => {
-      await proxy?.close();
-      await server?.stop();
-      await project?.remove();
-    });
+    expect(state.exchanges(from)).toEqual([{ method: 'PUT', status: 200 }]);
+    expect(state.proxy.exchanges.at(-1)?.path).toBe(`/api/v1/external/users/${createdId}`);
+    expect(userIdIn(lang, output, 'update')).toBe(createdId);
+    if (lang === 'TypeScript') expect(output.trim()).toBe(`updated ${createdId} 2100`);
+  });
+}
 
-    const exchanges = (from: number): Omit<Exchange, 'path'>[] =>
-      proxy.exchanges.slice(from).map(({ method, status }) => ({ method, status }));
+describe('the curl samples, run with bash, curl and openssl alone', () => {
+  const state = useSampleServer('curl');
+  itRunsTheSamples('curl', state);
 
-    it('createUser: 201 for a new user, then 200 when the same user is sent again', async () => {
-      const sample = sampleOf('createUser', lang);
-      const first = await runners[lang](sample, env);
-      const second = await runners[lang](sample, env);
+  // OpenSSL versions print the digest behind different labels (and LibreSSL differently again):
+  // the sample must find the hex in each. A stand-in `openssl` prints the real HMAC in each form.
+  it.each([
+    ['OpenSSL 3, a file', 'HMAC-SHA2-256(user.json)= %s'],
+    ['OpenSSL 1.1 and LibreSSL, a file', 'HMAC-SHA256(user.json)= %s'],
+    ['OpenSSL 3, stdin', 'SHA2-256(stdin)= %s'],
+    ['OpenSSL 1.0, stdin', '(stdin)= %s'],
+    ['the bare digest', '%s'],
+  ])('signs correctly when openssl prints the digest as %s does', async (_, format) => {
+    const toolsPath = await pathWithOnly(
+      join(state.env.dir, `bin-${randomBytes(4).toString('hex')}`),
+      curlSampleTools.filter((tool) => tool !== 'openssl'),
+    );
+    const standIn = join(toolsPath, 'openssl');
+    await writeFile(
+      standIn,
+      [
+        `#!${bash}`,
+        '[ "$1" = dgst ] || exit 64',
+        // -r prints "<hex> *<file>" in every version; keep the hex, print it in this format.
+        `digest=$('${which('openssl')}' dgst -r "\${@:2}") || exit 1`,
+        `printf '${format}\\n' "\${digest%% *}"`,
+        '',
+      ].join('\n'),
+    );
+    await chmod(standIn, 0o755);
 
-      expect(exchanges(0)).toEqual([
-        { method: 'POST', status: 201 },
-        { method: 'POST', status: 200 },
-      ]);
-      expect(proxy.exchanges.every((exchange) => exchange.path === '/api/v1/external/users')).toBe(
-        true,
-      );
-      const firstId = userIdIn(lang, first, 'create');
-      expect(userIdIn(lang, second, 'create')).toBe(firstId);
-      if (lang === 'TypeScript') {
-        expect(first).toMatch(/^created /);
-        expect(second).toMatch(/^added to the institution /);
-      }
-      createdId = firstId;
-    });
+    const from = state.proxy.exchanges.length;
+    await runCurl(asSource(sampleOf('createUser', 'curl')), { ...state.env, toolsPath });
+    expect(state.exchanges(from)).toEqual([{ method: 'POST', status: 200 }]);
+  });
+});
 
-    it('updateUser: 200, with the user created above', async () => {
-      if (createdId === undefined)
-        throw new Error('the create sample must pass first: its id is updated');
-      const from = proxy.exchanges.length;
-      const output = await runners[lang](sampleOf('updateUser', lang), {
-        ...env,
-        userId: createdId,
+describe('the TypeScript samples, compiled against the client and run', () => {
+  const state = useSampleServer('TypeScript');
+  itRunsTheSamples('TypeScript', state);
+
+  it("the Quick start: 201 for its own new user (after the banner's and the samples'), then 200", async () => {
+    const from = state.proxy.exchanges.length;
+    const first = await runTypeScript(quickStart(), state.env);
+    const second = await runTypeScript(quickStart(), state.env);
+
+    expect(state.exchanges(from)).toEqual([
+      { method: 'POST', status: 201 },
+      { method: 'POST', status: 200 },
+    ]);
+    const id = userIdIn('TypeScript', first, 'create');
+    expect(first.trim()).toBe(`created ${id}`);
+    expect(second.trim()).toBe(`added ${id}`);
+  });
+});
+
+describe('the worked signing example in the landing text', () => {
+  it('prints the signature it shows, with bash, openssl and awk alone', async () => {
+    const blocks = landingCodeBlocks(specFile, 'Signing requests');
+    const command = blocks.find(({ lang }) => lang === 'sh');
+    const signature = blocks.find(({ lang }) => lang === 'text')?.source.trim();
+    const header = blocks.find(({ lang }) => lang === 'http')?.source.trim();
+    expect(signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(header).toMatch(new RegExp(`^Authorization: [^:]+:${signature}$`));
+    if (!command) throw new Error('no sh block under "Signing requests"');
+
+    const project = await createSampleProject();
+    try {
+      const result = await run(bash, ['-eo', 'pipefail', '-c', command.source], {
+        cwd: project.dir,
+        env: { PATH: await pathWithOnly(join(project.dir, 'bin'), ['openssl', 'awk']) },
       });
-
-      expect(exchanges(from)).toEqual([{ method: 'PUT', status: 200 }]);
-      expect(proxy.exchanges.at(-1)?.path).toBe(`/api/v1/external/users/${createdId}`);
-      expect(userIdIn(lang, output, 'update')).toBe(createdId);
-      if (lang === 'TypeScript') expect(output.trim()).toBe(`updated ${createdId} 2100`);
-    });
-  },
-);
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toBe(`${signature}\n`);
+    } finally {
+      await project.remove();
+    }
+  });
+});
 
 /**
  * The user id a sample printed. For curl, whose reader sees the raw answer, it also checks the
@@ -151,11 +314,11 @@ function userIdIn(lang: Language, output: string, shape: 'create' | 'update'): s
   }
   const body = JSON.parse(output.slice(output.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
   if (shape === 'create') {
-    expect(body.account).toMatchObject({ account_type: 'MOMO', account_name: 'Efua Owusu' });
+    expect(body.account).toMatchObject({ account_type: 'MOMO', account_name: 'Akosua Asante' });
     expect(body).toHaveProperty('userImage');
     expect(body).toHaveProperty('documents');
   } else {
-    expect(body.account).toMatchObject({ accountType: 'MOMO', accountName: 'Efua Owusu' });
+    expect(body.account).toMatchObject({ accountType: 'MOMO', accountName: 'Akosua Asante' });
     expect(body).toMatchObject({ monthlyIncome: 2100, otherName: 'Adjoa' });
     expect(body).not.toHaveProperty('userImage');
     expect(body).not.toHaveProperty('documents');
@@ -167,11 +330,6 @@ function userIdIn(lang: Language, output: string, shape: 'create' | 'update'): s
 /** The environment a reader sets before running a sample (the sample's first comment says so). */
 function readerEnv({ apiUrl, publicKey, secretKey, userId }: SampleEnv): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    // npx runs the locally installed bin; never let it download a package of that name.
-    npm_config_yes: 'false',
-    npm_config_update_notifier: 'false',
     INSTITUTION_API_URL: apiUrl,
     INSTITUTION_PUBLIC_KEY: publicKey,
     INSTITUTION_SECRET_KEY: secretKey,
@@ -179,15 +337,19 @@ function readerEnv({ apiUrl, publicKey, secretKey, userId }: SampleEnv): NodeJS.
   };
 }
 
-/** Runs a curl sample with bash (errexit, pipefail); resolves to what it printed. */
-async function runCurl(sample: CodeSample, env: SampleEnv): Promise<string> {
-  const script = join(env.dir, `${sample.operationId}.sh`);
-  await writeFile(script, sample.source);
-  const result = await run('bash', ['-eo', 'pipefail', script], {
+/**
+ * Runs a curl sample with bash (errexit, pipefail) and a PATH of {@link curlSampleTools} only, so
+ * a sample that needs node, npx or a package's bin fails; resolves to what it printed.
+ */
+async function runCurl({ name, source }: Source, env: SampleEnv): Promise<string> {
+  const script = join(env.dir, `${name}.sh`);
+  await writeFile(script, source);
+  const result = await run(bash, ['-eo', 'pipefail', script], {
     cwd: env.dir,
-    env: readerEnv(env),
+    // HOME is the project: no ~/.curlrc of the machine's user changes what curl sends.
+    env: { ...readerEnv(env), PATH: env.toolsPath, HOME: env.dir },
   });
-  expect(result.code, `${sample.operationId} (curl) failed:\n${result.stderr}`).toBe(0);
+  expect(result.code, `${name} (curl) failed:\n${result.stderr}`).toBe(0);
   expect(result.stdout).toMatch(/^HTTP\/1\.1 20[01] /);
   return result.stdout;
 }
@@ -197,9 +359,9 @@ async function runCurl(sample: CodeSample, env: SampleEnv): Promise<string> {
  * the workspace's `@institution-api/client`, runs the output with Node, and resolves to what it
  * printed.
  */
-async function runTypeScript(sample: CodeSample, env: SampleEnv): Promise<string> {
-  const source = join(env.dir, `${sample.operationId}.mts`);
-  await writeFile(source, sample.source);
+async function runTypeScript({ name, source }: Source, env: SampleEnv): Promise<string> {
+  const file = join(env.dir, `${name}.mts`);
+  await writeFile(file, source);
   const compiled = await run(
     process.execPath,
     [
@@ -219,18 +381,15 @@ async function runTypeScript(sample: CodeSample, env: SampleEnv): Promise<string
       '--skipLibCheck',
       '--outDir',
       join(env.dir, 'out'),
-      source,
+      file,
     ],
     { cwd: env.dir, env: { PATH: process.env.PATH } },
   );
-  expect(
-    compiled.code,
-    `${sample.operationId} (TypeScript) does not compile:\n${compiled.stdout}`,
-  ).toBe(0);
-  const result = await run(process.execPath, [join(env.dir, 'out', `${sample.operationId}.mjs`)], {
+  expect(compiled.code, `${name} (TypeScript) does not compile:\n${compiled.stdout}`).toBe(0);
+  const result = await run(process.execPath, [join(env.dir, 'out', `${name}.mjs`)], {
     cwd: env.dir,
-    env: readerEnv(env),
+    env: { ...readerEnv(env), PATH: process.env.PATH },
   });
-  expect(result.code, `${sample.operationId} (TypeScript) failed:\n${result.stderr}`).toBe(0);
+  expect(result.code, `${name} (TypeScript) failed:\n${result.stderr}`).toBe(0);
   return result.stdout;
 }

@@ -49,3 +49,24 @@ export function readOperations(
       }),
   );
 }
+
+/** A fenced code block of the landing text (`info.description`). */
+export interface MarkdownCodeBlock {
+  lang: string;
+  source: string;
+}
+
+/**
+ * The fenced code blocks under one `# Heading` of a bundled spec's `info.description` (the landing
+ * text), in order, so the tests can run what the page shows.
+ */
+export function landingCodeBlocks(specFile: string | URL, heading: string): MarkdownCodeBlock[] {
+  const spec = JSON.parse(readFileSync(specFile, 'utf8')) as { info: { description: string } };
+  const sections = spec.info.description.split(/^# /m);
+  const section = sections.find((candidate) => candidate.startsWith(`${heading}\n`));
+  if (!section) throw new Error(`no "# ${heading}" section in info.description of ${specFile}`);
+  return [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((match) => ({
+    lang: match[1] ?? '',
+    source: match[2] ?? '',
+  }));
+}

@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { Credential } from './reference-server.js';
+
+/** The reference server's start banner module, as built (`apps/reference-server/src/demo-banner.ts`). */
+const demoBannerModule = new URL('../../../reference-server/dist/demo-banner.js', import.meta.url);
+
+/** What the tests use of the banner module; read from its build, so the tests follow its changes. */
+interface DemoBanner {
+  exampleUser: () => { email: string; ghanaCardNumber: string };
+  startBanner: (options: {
+    baseUrl: string;
+    config: { signature: { algorithm: 'sha256'; encoding: 'hex' } };
+    demo: Credential;
+  }) => string;
+}
+
+async function demoBanner(): Promise<DemoBanner> {
+  if (!existsSync(demoBannerModule)) {
+    throw new Error(
+      `${demoBannerModule.pathname} is missing: build it (npx turbo run build --filter=@institution-api/reference-server)`,
+    );
+  }
+  return (await import(pathToFileURL(demoBannerModule.pathname).href)) as DemoBanner;
+}
+
+/** The user the banner's `curl` line creates (the spec's `UserWithoutAccount` example today). */
+export async function bannerExampleUser(): Promise<{ email: string; ghanaCardNumber: string }> {
+  return (await demoBanner()).exampleUser();
+}
+
+/**
+ * The signed `curl` command a fresh `npm start` prints for its demo institution, as printed for
+ * this server address and key pair (default signature settings: HMAC-SHA256, hex): the lines
+ * from `curl` to the end of its continuation.
+ */
+export async function bannerCurlCommand(baseUrl: string, demo: Credential): Promise<string> {
+  const banner = (await demoBanner()).startBanner({
+    baseUrl,
+    config: { signature: { algorithm: 'sha256', encoding: 'hex' } },
+    demo,
+  });
+  const lines = banner.split('\n');
+  const first = lines.findIndex((line) => line.startsWith('curl '));
+  if (first === -1) throw new Error(`no curl line in the start banner:\n${banner}`);
+  let last = first;
+  while (lines[last]?.endsWith('\\')) last += 1;
+  return lines.slice(first, last + 1).join('\n');
+}
