@@ -5,14 +5,17 @@
  * by search, while no request leaves and nothing is logged as an error. Served by the reference
  * server at /docs, it must work the same and its download links must reach the spec.
  *
+ * At 1440 and 800 px wide (three-panel and stacked layouts) it must show the landing table, the
+ * signing guide, the Servers panel and every code sample whole: no code word split, no code block
+ * clipped, no sample line under the copy button. Screenshots of each are saved in
+ * `test-results/screenshots/` (git-ignored) for a person to look at.
+ *
  * In CI a missing browser fails the suite; elsewhere the suite is skipped with the reason printed.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL, fileURLToPath as toPath } from 'node:url';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath, hasChromium, launchChromium } from './support/chromium.js';
@@ -25,6 +28,8 @@ import {
 } from './support/watched-page.js';
 
 const pageFile = fileURLToPath(new URL('../dist/index.html', import.meta.url));
+/** Where the screenshots go: test artifacts, git-ignored, kept after the run. */
+const screenshots = toPath(new URL('../test-results/screenshots/', import.meta.url));
 const spec = JSON.parse(
   readFileSync(new URL('../dist/openapi.json', import.meta.url), 'utf8'),
 ) as BundledSpec;
@@ -72,6 +77,7 @@ describe.skipIf(!hasChromium)('the docs page in chromium', () => {
   beforeAll(async () => {
     browser = await launchChromium();
     context = browser.context;
+    await mkdir(screenshots, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -129,7 +135,7 @@ describe.skipIf(!hasChromium)('the docs page in chromium', () => {
 
       await page.goto(`${pathToFileURL(pageFile).href}#/users/createuser`);
       const create = samplesOf('/api/v1/external/users');
-      await expect.poll(() => shownText(create)).toContain('npx institution-api sign user.json');
+      await expect.poll(() => shownText(create)).toContain('openssl dgst -sha256');
       await switchLanguage(create, 'curl', 'TypeScript');
       await expect.poll(() => shownText(create)).toContain('await users.createUser({');
 
@@ -163,22 +169,118 @@ describe.skipIf(!hasChromium)('the docs page in chromium', () => {
       await expect.poll(() => results.count()).toBeGreaterThan(0);
       expect(await shownText(results.first())).toContain('ghanaCardNumber');
 
-      const folder = await mkdtemp(join(tmpdir(), 'docs-browser-test-'));
-      const screenshot = join(folder, 'search-ghanaCardNumber.png');
-      await page.screenshot({ path: screenshot });
-      console.log(`screenshot: ${screenshot}`);
+      await page.screenshot({ path: `${screenshots}search-ghanaCardNumber.png` });
       await page.keyboard.press('Escape');
     });
 
     it('sent no request off the page and logged no error', async () => {
-      const folder = await mkdtemp(join(tmpdir(), 'docs-browser-test-'));
       await page.goto(`${pathToFileURL(pageFile).href}#/users/createuser`);
       await page.reload();
       await showResponse(responsePanel(page, 0), '201', exampleId(createUser, '201'));
-      const screenshot = join(folder, 'create-user.png');
-      await page.screenshot({ path: screenshot });
-      console.log(`screenshot: ${screenshot}`);
+      await page.screenshot({ path: `${screenshots}create-user.png` });
 
+      expect(watched.leaving).toEqual([]);
+      expect(watched.errors).toEqual([]);
+    });
+  });
+
+  describe.each([1440, 800])('at %i px wide', (width) => {
+    let watched: WatchedPage;
+    let page: Page;
+    const shot = (name: string) => `${screenshots}${width}px-${name}.png`;
+
+    beforeAll(async () => {
+      watched = await openWatchedPage(context, pathToFileURL(pageFile).href);
+      page = watched.page;
+      await page.setViewportSize({ width, height: 900 });
+    });
+    afterAll(async () => {
+      await page?.close();
+    });
+
+    it('keeps the code words of the landing table whole', async () => {
+      const table = page.locator('[data-component-name="Markdown/Markdown"] table').first();
+      await table.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: shot('landing') });
+      await table.screenshot({ path: shot('landing-table') });
+
+      const words = await table
+        .locator('code')
+        .evaluateAll((codes) =>
+          codes.map((code) => ({ text: code.textContent, lines: code.getClientRects().length })),
+        );
+      expect(words.map(({ text }) => text)).toEqual(
+        expect.arrayContaining(['documents', 'monthlyIncome', 'userImage', 'account_number']),
+      );
+      expect(words.filter(({ lines }) => lines !== 1)).toEqual([]);
+    });
+
+    it('shows the signing guide whole: no code block clipped, the signature on one line', async () => {
+      const title = heading(page, 'Signing requests');
+      await title.scrollIntoViewIfNeeded();
+      await page.evaluate(() => window.scrollBy(0, -16));
+      await page.screenshot({ path: shot('signing') });
+      const signature = page
+        .locator('[data-component-name="Markdown/Markdown"] :is(code, pre)')
+        .filter({ hasText: /^\s*[0-9a-f]{64}\s*$/ });
+      await signature.first().evaluate((element) => element.scrollIntoView({ block: 'start' }));
+      await page.screenshot({ path: shot('signing-example') });
+
+      expect(await signature.count()).toBeGreaterThan(0);
+      for (const element of await signature.all()) expect(await linesOf(element)).toBe(1);
+      // Every code block of the landing text (quick start, signing guide) shows its whole width.
+      const blocks = page.locator('[data-component-name="Markdown/Markdown"] pre');
+      expect(await blocks.count()).toBeGreaterThan(4);
+      expect(await hiddenWidths(blocks)).toEqual([]);
+    });
+
+    it('shows the Servers text as plain text, without Markdown backticks', async () => {
+      const servers = page
+        .locator('[data-component-name="Panel/Panel"]')
+        .filter({
+          has: page.locator('[data-component-name="Panel/PanelHeaderTitle"]', {
+            hasText: /^Servers$/,
+          }),
+        })
+        .first();
+      await servers.scrollIntoViewIfNeeded();
+      await servers.screenshot({ path: shot('servers') });
+      const text = await shownText(servers);
+      expect(text).toContain('http://localhost:8080');
+      expect(text).not.toContain('`');
+    });
+
+    it.each([
+      ['createUser', '#/users/createuser', '/api/v1/external/users'],
+      ['updateUser', '#/users/updateuser', '/api/v1/external/users/{id}'],
+    ])('shows the whole curl and TypeScript samples of %s', async (operationId, route, path) => {
+      await page.goto(`${pathToFileURL(pageFile).href}${route}`);
+      const panel = page.locator('.panel-request-samples').filter({ hasText: path }).first();
+      for (const lang of ['curl', 'TypeScript']) {
+        await chooseLanguage(page, panel, lang);
+        const code = panel.locator('[data-component-name="CodeBlock/CodeBlockContainer"]');
+        await expect.poll(() => shownText(code)).toContain(lang === 'curl' ? 'curl -i' : 'await');
+        await panel.scrollIntoViewIfNeeded();
+        await panel.screenshot({ path: shot(`${operationId}-${lang}`) });
+
+        // The first line (the reader's instructions) is not under the copy button, and nothing
+        // hides past the right edge.
+        const firstLine = code.locator('.line').first();
+        expect(await shownText(firstLine)).toMatch(lang === 'curl' ? /^# Needs bash/ : /^import/);
+        expect(await isUncovered(firstLine)).toBe(true);
+        expect(await hiddenWidths(code)).toEqual([]);
+        // A curl sample is written to fit: no line wraps, so each break a reader sees is a real
+        // one, and its last line (what the answer will be) shows without scrolling the block.
+        if (lang === 'curl') {
+          const lines = await code.locator('.line').all();
+          expect(lines.length).toBeGreaterThan(10);
+          for (const line of lines) expect(await linesOf(line), await shownText(line)).toBe(1);
+          expect(await code.evaluate((pre) => pre.scrollHeight - pre.clientHeight)).toBeLessThan(2);
+        }
+      }
+    });
+
+    it('sent no request off the page and logged no error', () => {
       expect(watched.leaving).toEqual([]);
       expect(watched.errors).toEqual([]);
     });
@@ -264,4 +366,64 @@ async function showResponse(panel: Locator, status: string, exampleId: string): 
   const json = panel.locator('[data-testid=json-viewer]');
   await expect.poll(() => shownText(json)).toContain(exampleId);
   return shownText(json);
+}
+
+/** Picks a language in a request samples panel, whichever one it shows now. */
+async function chooseLanguage(page: Page, panel: Locator, lang: string): Promise<void> {
+  const menu = panel.getByRole('button', { name: /^(curl|TypeScript|Payload)$/ }).first();
+  if ((await menu.innerText()).trim() === lang) return;
+  await menu.click();
+  await page.getByRole('menuitem', { name: lang, exact: true }).click();
+  await expect.poll(async () => (await menu.innerText()).trim()).toBe(lang);
+}
+
+/** On how many lines an element's text is laid out (distinct line boxes of its text). */
+function linesOf(locator: Locator): Promise<number> {
+  return locator.evaluate((element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const tops = [...range.getClientRects()]
+      .filter((rect) => rect.width > 0)
+      .map((rect) => Math.round(rect.top));
+    return new Set(tops).size;
+  });
+}
+
+/** The elements that hide part of their content behind a horizontal scroll, with how much. */
+function hiddenWidths(locator: Locator): Promise<string[]> {
+  return locator.evaluateAll((elements) =>
+    elements
+      .filter((element) => element.scrollWidth > element.clientWidth + 1)
+      .map(
+        (element) =>
+          `${element.scrollWidth - element.clientWidth}px hidden of: ${element.textContent?.slice(0, 60)}`,
+      ),
+  );
+}
+
+/**
+ * Whether the first and last characters of an element's text are what the browser shows at
+ * their places (not covered by another element, such as a copy button, nor scrolled away).
+ */
+async function isUncovered(locator: Locator): Promise<boolean> {
+  await locator.scrollIntoViewIfNeeded();
+  return locator.evaluate((element) => {
+    const texts: Text[] = [];
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) texts.push(walker.currentNode as Text);
+    const first = texts.find((text) => text.length > 0);
+    const last = texts.findLast((text) => text.length > 0);
+    if (!first || !last) return false;
+    return [
+      [first, 0],
+      [last, last.length - 1],
+    ].every(([node, offset]) => {
+      const range = document.createRange();
+      range.setStart(node as Text, offset as number);
+      range.setEnd(node as Text, (offset as number) + 1);
+      const { left, top, width, height } = range.getBoundingClientRect();
+      const shown = document.elementFromPoint(left + width / 2, top + height / 2);
+      return shown !== null && element.contains(shown);
+    });
+  });
 }
