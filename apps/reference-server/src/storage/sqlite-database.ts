@@ -30,7 +30,9 @@ const busyTimeoutMs = 5000;
  * interrupted first start, is rolled back from the journal at the next open. SQLite locks the
  * file itself, so several processes may open it at once: writes take turns (busy timeout 5 s).
  *
- * Memory: the page cache is bounded at 8 MiB per connection (cache_size); no memory mapping.
+ * Memory: the page cache is bounded at 2 MiB per connection (cache_size; the operating system
+ * caches the file too); no memory mapping. Measured: 20,000 creates grow a process holding only
+ * the storage by about 20 MiB, most of it the JavaScript heap's high-water mark.
  */
 export function openSqliteDatabase(file: string, options: SqliteOptions = {}): DatabaseSync {
   const synchronous = options.synchronous === 'normal' ? 'NORMAL' : 'FULL';
@@ -43,7 +45,7 @@ export function openSqliteDatabase(file: string, options: SqliteOptions = {}): D
       PRAGMA journal_mode = WAL;
       PRAGMA synchronous = ${synchronous};
       PRAGMA foreign_keys = ON;
-      PRAGMA cache_size = -8192;
+      PRAGMA cache_size = -2048;
     `);
   } catch (error) {
     db.close();
