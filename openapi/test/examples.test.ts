@@ -78,6 +78,8 @@ describe('named examples', () => {
       'createUser request application/json UserWithoutAccount',
       'createUser 201 application/json UserCreatedNew',
       'createUser 200 application/json UserAddedToInstitution',
+      'createUser 409 application/problem+json ExistsWithOtherDetailsProblem',
+      'createUser 409 application/problem+json ConflictProblem',
       'updateUser 200 application/json UserUpdated',
     ]) {
       expect(where).toContain(expected);

@@ -36,6 +36,10 @@ describe('the Assumptions section', () => {
   it.each([
     ['status codes', '`201 Created`'],
     ['existing user recognition', 'Ghana Card number in normalized form'],
+    ['recognition needs the mobile number', 'only when the request also carries the same mobile'],
+    ['shared record', 'one record shared by every institution'],
+    ['text', 'byte for byte'],
+    ['date range', '`0001-01-01` to\n  `9999-12-31`'],
     ['unique email', '`409 Conflict`'],
     ['institution scope', '`404 Not Found`'],
     ['unknown fields', 'Unknown request fields'],

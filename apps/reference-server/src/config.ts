@@ -16,7 +16,10 @@ export interface Config {
    * a container or behind a TLS-terminating proxy.
    */
   host: string;
-  /** DATABASE_URL: unset → embedded PGlite in `data/`; `memory://`; `postgres://…`; a directory. */
+  /**
+   * DATABASE_URL: unset → the embedded SQLite database in `data/`; a directory or file path → SQLite
+   * there; `memory://` (tests); `postgres://…` → PostgreSQL. See storage/open-storage.ts.
+   */
   databaseUrl: string | undefined;
   /** LOG_LEVEL: a pino level or `silent`, default `info`. */
   logLevel: Level | 'silent';

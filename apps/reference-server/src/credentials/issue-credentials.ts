@@ -9,8 +9,10 @@ import { issueCredential } from './issue-credential.js';
  *
  * It opens the database DATABASE_URL names (same rules as the server), stores the pair, and prints
  * `{ "institution", "publicKey", "secretKey" }` as JSON on stdout: the only time the secret is shown.
- * Exit codes: 0 issued, 1 failed, 2 wrong usage. With the embedded database, stop the server first:
- * PGlite allows one process per data directory.
+ * Exit codes: 0 issued, 1 failed, 2 wrong usage. It may run while the server runs, on the embedded
+ * database too: SQLite locks the file itself and the two processes' writes take turns. A running
+ * server finds a new pair at once (its credential cache keeps only keys it found); a replaced
+ * secret takes effect there within the cache's lifetime (CREDENTIAL_CACHE_SECONDS).
  */
 
 const usage = `Usage: issue-credentials --institution <name>

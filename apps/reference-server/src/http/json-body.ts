@@ -1,3 +1,5 @@
+/// <reference lib="es2024.string" />
+// For String.prototype.isWellFormed (ES2024, Node 20+): the base tsconfig's lib stops at ES2023.
 import type { RequestHandler } from 'express';
 import { HttpProblem, problemKinds, validationProblem } from './problem.js';
 import { fieldName } from './validation/field-errors.js';
@@ -16,7 +18,10 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  *   is safe, but such keys are a prototype-pollution attempt against whatever handles the object
  *   next (secure-json-parse refuses them for the same reason);
  * - a NUL character (U+0000) in any string → 400 naming the field: PostgreSQL text cannot hold it,
- *   so it would otherwise fail in the database as a 500.
+ *   so it would otherwise fail in the database as a 500;
+ * - a string that is not well-formed Unicode (a lone surrogate, which JSON can write as `"\ud800"`)
+ *   → 400 naming the field: it has no UTF-8 form, so the database would store U+FFFD instead, and
+ *   every string must round-trip byte for byte (DECISIONS.md "text").
  * Shapes (a top-level array, a missing field) are left to validation against the spec.
  */
 export function parseJsonBody(): RequestHandler {
@@ -58,21 +63,27 @@ function isUtf8Json(header: string | undefined): boolean {
 }
 
 /**
- * The first forbidden key or NUL-carrying string, as a field error, walking iteratively: a 64 KiB
- * body can nest about 32,000 levels deep, too deep for recursion.
+ * The first forbidden key, or string with a NUL or a lone surrogate, as a field error, walking
+ * iteratively: a 64 KiB body can nest about 32,000 levels deep, too deep for recursion.
  */
 function findRefusedContent(root: unknown): { path: string; message: string } | undefined {
   const stack: [unknown, string][] = [[root, '']];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const [value, pointer] = item;
-    if (typeof value === 'string' && value.includes('\u0000')) {
+    if (typeof value === 'string') {
+      const rule = value.includes('\u0000')
+        ? 'must not contain the NUL character'
+        : value.isWellFormed()
+          ? undefined
+          : 'must be well-formed Unicode (it has a lone surrogate)';
+      if (rule === undefined) continue;
       const name = pointer === '' ? 'the body' : fieldName(pointer);
-      return { path: `/body${pointer}`, message: `${name} must not contain the NUL character` };
+      return { path: `/body${pointer}`, message: `${name} ${rule}` };
     }
     if (value === null || typeof value !== 'object') continue;
     for (const key of Object.keys(value)) {
       const child = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-      if (forbiddenKeys.has(key) || key.includes('\u0000')) {
+      if (forbiddenKeys.has(key) || key.includes('\u0000') || !key.isWellFormed()) {
         return { path: `/body${child}`, message: `${fieldName(child)} is not allowed as a key` };
       }
       stack.push([(value as Record<string, unknown>)[key], child]);

@@ -1,10 +1,9 @@
-import { resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Database } from './database.js';
-import { loadMigrations, migrate } from './migrate.js';
-import { openPgDatabase } from './pg-database.js';
-import { openPgliteDatabase } from './pglite-database.js';
-import { createSqlStorage } from './sql-storage.js';
+import { openPostgresStorage } from './postgres-storage.js';
+import type { SqliteOptions } from './sqlite-database.js';
+import { openSqliteStorage } from './sqlite-storage.js';
 import type { Storage } from './types.js';
 
 /**
@@ -13,39 +12,65 @@ import type { Storage } from './types.js';
  */
 export const defaultDataDir = fileURLToPath(new URL('../../data', import.meta.url));
 
-/** Where a DATABASE_URL points. */
+/** The embedded database's file inside a data directory. */
+export const sqliteFileName = 'reference-server.sqlite';
+
+/** Where a DATABASE_URL points: an SQLite file (or ':memory:'), or a PostgreSQL server. */
 export type DatabaseTarget =
-  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'sqlite'; file: string }
   | { kind: 'postgres'; connectionString: string };
 
+/** A path that does not exist yet names a file, not a directory, when it ends like this. */
+const sqliteFileExtension = /\.(?:sqlite3?|db)$/i;
+
 /**
- * Reads DATABASE_URL: unset or empty → embedded PGlite in `defaultDataDir`; `memory://` → PGlite in
- * memory; `postgres://` or `postgresql://` → PostgreSQL; any other `scheme://` is refused; anything
- * else is a directory for PGlite, relative to the working directory. Error messages name only the
- * scheme, never the URL, which may hold a password.
+ * Reads DATABASE_URL:
+ * - unset or empty → the embedded SQLite database in `defaultDataDirectory`;
+ * - `memory://` → an SQLite database in memory, gone at exit (tests);
+ * - `postgres://…` or `postgresql://…` → PostgreSQL;
+ * - any other `scheme://` → refused;
+ * - anything else is a path, relative to the working directory: an existing directory, or a path
+ *   that does not exist and does not end in .sqlite, .sqlite3 or .db, is a directory (created when
+ *   needed) that holds {@link sqliteFileName}; otherwise it is the database file itself.
+ * A directory holding a PGlite database of an earlier version is refused, saying in one line how to
+ * start fresh. Error messages name only the scheme, never the URL, which may hold a password.
  */
 export function parseDatabaseUrl(
   databaseUrl: string | undefined,
   defaultDataDirectory: string,
 ): DatabaseTarget {
   const value = databaseUrl?.trim() ?? '';
-  if (value === '') return { kind: 'pglite', dataDir: resolve(defaultDataDirectory) };
-  if (value === 'memory://') return { kind: 'pglite', dataDir: 'memory://' };
+  if (value === '') return sqliteAt(resolve(defaultDataDirectory));
+  if (value === 'memory://') return { kind: 'sqlite', file: ':memory:' };
   if (/^postgres(?:ql)?:\/\//i.test(value)) return { kind: 'postgres', connectionString: value };
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1];
   if (scheme !== undefined) {
     throw new Error(
       `DATABASE_URL uses the unsupported scheme "${scheme}://": use postgres:// or postgresql:// ` +
-        'for PostgreSQL, memory:// for an in-memory database, or a directory path for the embedded ' +
-        'database (unset: the default directory).',
+        'for PostgreSQL, memory:// for an in-memory database, or a directory or file path for the ' +
+        'embedded database (unset: the default directory).',
     );
   }
-  return { kind: 'pglite', dataDir: resolve(value) };
+  return sqliteAt(resolve(value));
+}
+
+function sqliteAt(path: string): DatabaseTarget {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  const isDirectory = stats ? stats.isDirectory() : !sqliteFileExtension.test(path);
+  if (!isDirectory) return { kind: 'sqlite', file: path };
+  // PG_VERSION is the mark of a PostgreSQL data directory, which PGlite wrote.
+  if (existsSync(join(path, 'PG_VERSION'))) {
+    throw new Error(
+      `${path} holds a PGlite database from an earlier version of the reference server, which now ` +
+        `embeds SQLite: to start fresh, delete it (rm -rf '${path}') or set DATABASE_URL to another path.`,
+    );
+  }
+  return { kind: 'sqlite', file: join(path, sqliteFileName) };
 }
 
 /** Options of {@link openStorage}. */
-export interface OpenStorageOptions {
-  /** The PGlite directory when DATABASE_URL is unset or empty, e.g. {@link defaultDataDir}. */
+export interface OpenStorageOptions extends SqliteOptions {
+  /** The embedded database's directory when DATABASE_URL is unset or empty, e.g. {@link defaultDataDir}. */
   defaultDataDir: string;
   /** Errors of idle PostgreSQL connections (the pool replaces them); ignored when absent. */
   onIdleError?: (error: Error) => void;
@@ -53,24 +78,15 @@ export interface OpenStorageOptions {
 
 /**
  * Opens the database DATABASE_URL names (see {@link parseDatabaseUrl}), brings its schema up to
- * date with migrations/, and returns the storage. Close it to release the database (and, for PGlite
- * on a directory, the directory's lock).
+ * date with the migrations of its dialect (migrations/sqlite/ or migrations/postgres/), and returns
+ * the storage. Close it to release the database.
  */
 export async function openStorage(
   databaseUrl: string | undefined,
   options: OpenStorageOptions,
 ): Promise<Storage> {
   const target = parseDatabaseUrl(databaseUrl, options.defaultDataDir);
-  const migrations = await loadMigrations();
-  const db: Database =
-    target.kind === 'postgres'
-      ? openPgDatabase(target.connectionString, options.onIdleError)
-      : await openPgliteDatabase(target.dataDir);
-  try {
-    await migrate(db, migrations);
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
-  return createSqlStorage(db);
+  return target.kind === 'postgres'
+    ? openPostgresStorage(target.connectionString, options.onIdleError)
+    : openSqliteStorage(target.file, options);
 }

@@ -38,9 +38,11 @@ export interface StoredAccount extends AccountDetails {
 /**
  * A user's details, already validated and normalized by the HTTP layer: mobileNumber '+233XXXXXXXXX',
  * ghanaCardNumber 'GHA-123456789-0', dateOfBirth 'YYYY-MM-DD' or null, MOMO account number '+233…'
- * (DECISIONS.md "mobileNumber", "ghanaCardNumber", "dateOfBirth"). No string may contain U+0000:
- * PostgreSQL text cannot hold it, and the write would fail (SQLSTATE 22021) instead of conflicting,
- * so the HTTP layer must reject it as a bad field.
+ * (DECISIONS.md "mobileNumber", "ghanaCardNumber", "dateOfBirth"); dates from 0001-01-01 to
+ * 9999-12-31, the range both engines store. Strings are stored and read back byte for byte
+ * (DECISIONS.md "text"); each must be well-formed Unicode (a lone surrogate cannot be encoded as
+ * UTF-8) and free of U+0000 (PostgreSQL text cannot hold it): the HTTP layer refuses both as bad
+ * fields, since the database would alter the one and fail on the other.
  */
 export interface UserDetails {
   email: string;
@@ -69,12 +71,24 @@ export interface StoredUser extends Omit<UserDetails, 'account'> {
 
 /**
  * A write would give a user a value that belongs to another user (DECISIONS.md "unique email";
- * the Ghana Card number identifies a person, "existing user recognition"). The HTTP layer answers 409.
+ * on update, the Ghana Card number of another user). The HTTP layer answers 409.
  */
 export class ConflictError extends Error {
   constructor(readonly field: 'email' | 'ghanaCardNumber') {
     super(`${field} already belongs to another user`);
     this.name = 'ConflictError';
+  }
+}
+
+/**
+ * A create named the Ghana Card number of an existing user that does not belong to the calling
+ * institution, without that user's mobile number (DECISIONS.md "existing user recognition"). The
+ * HTTP layer answers 409 and reveals nothing stored, so this error carries nothing stored either.
+ */
+export class ExistsWithOtherDetailsError extends Error {
+  constructor() {
+    super('a user with this Ghana Card number exists with other details');
+    this.name = 'ExistsWithOtherDetailsError';
   }
 }
 
@@ -91,9 +105,12 @@ export interface InstitutionCredential {
 /** Everything the server persists. Every call is one database transaction. */
 export interface Storage {
   /**
-   * New user (created: true) or, when a user with this ghanaCardNumber exists, add it to the
-   * institution (idempotent) and return its STORED details unchanged (created: false).
-   * Throws ConflictError('email') when a NEW user would take another user's email.
+   * New user (created: true), or the existing user with this ghanaCardNumber, with its STORED
+   * details unchanged (created: false), when the caller may have it (DECISIONS.md "existing user
+   * recognition"): it already belongs to the institution, or the request carries its mobileNumber,
+   * and then it is added to the institution. Throws ExistsWithOtherDetailsError otherwise, and
+   * ConflictError('email') when a NEW user would take another user's email. Race-free: creates of
+   * one person running at once give one user.
    */
   createOrAddUser(
     institutionId: string,
@@ -101,9 +118,10 @@ export interface Storage {
   ): Promise<{ created: boolean; user: StoredUser }>;
   /**
    * Replace the details of a user that belongs to the institution; null when it does not (or does
-   * not exist). Throws ConflictError('email'|'ghanaCardNumber') when taken by another user.
-   * Account: keep the account id/createdAt when type+number are unchanged, otherwise replace the
-   * account (new id); details.account null removes it.
+   * not exist). The details are one record shared by every member institution (DECISIONS.md
+   * "shared record"): all of them see the change. Throws ConflictError('email'|'ghanaCardNumber')
+   * when taken by another user. Account: keep the account id/createdAt when type+number are
+   * unchanged, otherwise replace the account (new id); details.account null removes it.
    */
   updateUser(
     institutionId: string,

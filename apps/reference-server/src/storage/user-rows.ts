@@ -1,11 +1,25 @@
-import type { Queryable } from './database.js';
-import type { AccountType, MobileNetwork, StoredUser, UserDetails } from './types.js';
+import type {
+  AccountType,
+  MobileNetwork,
+  StoredAccount,
+  StoredUser,
+  UserDetails,
+} from './types.js';
 
 /**
  * The one place where the snake_case columns of `users` and `accounts` meet the camelCase types of
- * ./types.ts. Dates are read with to_char, so that PGlite and pg (which would parse a `date` into a
- * local-time Date) both give 'YYYY-MM-DD'.
+ * ./types.ts, for both engines. What the two engines store differently (booleans, timestamps, the
+ * documents array) passes through a {@link ColumnCodec}, one per engine.
  */
+
+/** How one engine stores the values that SQL types do not share. */
+export interface ColumnCodec<StoredBoolean = unknown> {
+  /** A boolean as a query parameter. */
+  toBoolean(value: boolean): StoredBoolean;
+  fromBoolean(value: unknown): boolean;
+  fromTimestamp(value: unknown): Date;
+  fromTextArray(value: unknown): string[];
+}
 
 /** The writable columns of `users`, in the order of {@link userColumnValues}. */
 export const userWritableColumns = [
@@ -29,7 +43,10 @@ export const userWritableColumns = [
 ] as const;
 
 /** The values of {@link userWritableColumns} for these details, as query parameters. */
-export function userColumnValues(details: UserDetails): unknown[] {
+export function userColumnValues<StoredBoolean>(
+  details: UserDetails,
+  codec: ColumnCodec<StoredBoolean>,
+): (string | number | null | StoredBoolean)[] {
   return [
     details.email,
     details.firstName,
@@ -40,7 +57,7 @@ export function userColumnValues(details: UserDetails): unknown[] {
     details.mobileNumber,
     details.ghanaCardNumber,
     details.monthlyIncome,
-    details.isGhanaCardVerified,
+    codec.toBoolean(details.isGhanaCardVerified),
     details.image,
     details.ghanaCardImage,
     details.kyc.occupation,
@@ -51,7 +68,8 @@ export function userColumnValues(details: UserDetails): unknown[] {
   ];
 }
 
-interface UserColumns {
+/** The columns of `users` a read gives, dates as 'YYYY-MM-DD' text. */
+export interface UserColumns {
   id: string;
   email: string;
   first_name: string;
@@ -62,7 +80,7 @@ interface UserColumns {
   mobile_number: string;
   ghana_card_number: string;
   monthly_income: number;
-  is_ghana_card_verified: boolean;
+  is_ghana_card_verified: unknown;
   image: string | null;
   ghana_card_image: string | null;
   kyc_occupation: string | null;
@@ -70,44 +88,47 @@ interface UserColumns {
   kyc_valid_from: string | null;
   kyc_valid_to: string | null;
   kyc_ref_number: string | null;
-  documents: string[];
-  created_at: Date;
+  documents: unknown;
+  created_at: unknown;
 }
 
-interface AccountColumns {
+/** The columns of `accounts` a read gives, prefixed `account_` to sit beside a user's. */
+export interface AccountColumns {
   account_id: string;
   account_type: AccountType;
   account_number: string;
   account_network: MobileNetwork | null;
   account_bank_name: string | null;
   account_name: string;
-  account_created_at: Date;
+  account_created_at: unknown;
 }
 
-/** The LEFT JOIN gives either all account columns or none. */
-type UserRow = UserColumns & (AccountColumns | { [Column in keyof AccountColumns]: null });
+/**
+ * A user with its account, as a LEFT JOIN gives it: all account columns, or all null (absent when
+ * the row was put together from a user alone).
+ */
+export type UserRow = UserColumns & {
+  [Column in keyof AccountColumns]?: AccountColumns[Column] | null;
+};
 
-const selectUserSql = `
-  SELECT u.id, u.email, u.first_name, u.last_name, u.other_name, u.gender,
-    to_char(u.date_of_birth, 'YYYY-MM-DD') AS date_of_birth,
-    u.mobile_number, u.ghana_card_number, u.monthly_income, u.is_ghana_card_verified,
-    u.image, u.ghana_card_image, u.kyc_occupation, u.kyc_address,
-    to_char(u.kyc_valid_from, 'YYYY-MM-DD') AS kyc_valid_from,
-    to_char(u.kyc_valid_to, 'YYYY-MM-DD') AS kyc_valid_to,
-    u.kyc_ref_number, u.documents, u.created_at,
-    a.id AS account_id, a.type AS account_type, a.number AS account_number,
-    a.network AS account_network, a.bank_name AS account_bank_name, a.name AS account_name,
-    a.created_at AS account_created_at
-  FROM users u LEFT JOIN accounts a ON a.user_id = u.id
-  WHERE u.id = $1`;
+/** The columns of {@link AccountColumns} without their prefix, for SELECT and RETURNING lists. */
+export const accountColumns = [
+  'id',
+  'type',
+  'number',
+  'network',
+  'bank_name',
+  'name',
+  'created_at',
+];
 
-/** Reads one user with its account; undefined when there is no such user. */
-export async function selectUser(tx: Queryable, userId: string): Promise<StoredUser | undefined> {
-  const [row] = await tx.query<UserRow>(selectUserSql, [userId]);
-  return row && toStoredUser(row);
+/** `a.id AS account_id, …`: the account columns of table `alias` under their prefixed names. */
+export function prefixedAccountColumns(alias: string): string {
+  return accountColumns.map((column) => `${alias}.${column} AS account_${column}`).join(', ');
 }
 
-function toStoredUser(row: UserRow): StoredUser {
+/** A row of {@link UserRow} as the storage contract's StoredUser. */
+export function toStoredUser(row: UserRow, codec: ColumnCodec): StoredUser {
   return {
     id: row.id,
     email: row.email,
@@ -119,7 +140,7 @@ function toStoredUser(row: UserRow): StoredUser {
     mobileNumber: row.mobile_number,
     ghanaCardNumber: row.ghana_card_number,
     monthlyIncome: row.monthly_income,
-    isGhanaCardVerified: row.is_ghana_card_verified,
+    isGhanaCardVerified: codec.fromBoolean(row.is_ghana_card_verified),
     image: row.image,
     ghanaCardImage: row.ghana_card_image,
     kyc: {
@@ -129,19 +150,20 @@ function toStoredUser(row: UserRow): StoredUser {
       validTo: row.kyc_valid_to,
       refNumber: row.kyc_ref_number,
     },
-    documents: row.documents,
-    createdAt: row.created_at,
-    account:
-      row.account_id === null
-        ? null
-        : {
-            id: row.account_id,
-            type: row.account_type,
-            number: row.account_number,
-            network: row.account_network,
-            bankName: row.account_bank_name,
-            name: row.account_name,
-            createdAt: row.account_created_at,
-          },
+    documents: codec.fromTextArray(row.documents),
+    createdAt: codec.fromTimestamp(row.created_at),
+    account: row.account_id == null ? null : toStoredAccount(row as AccountColumns, codec),
+  };
+}
+
+function toStoredAccount(row: AccountColumns, codec: ColumnCodec): StoredAccount {
+  return {
+    id: row.account_id,
+    type: row.account_type,
+    number: row.account_number,
+    network: row.account_network,
+    bankName: row.account_bank_name,
+    name: row.account_name,
+    createdAt: codec.fromTimestamp(row.account_created_at),
   };
 }

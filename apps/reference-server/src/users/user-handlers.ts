@@ -2,7 +2,7 @@ import type { UserInput } from '@institution-api/types';
 import type { RequestHandler } from 'express';
 import type { CallingInstitution } from '../http/authenticate.js';
 import { HttpProblem, problemKinds } from '../http/problem.js';
-import { ConflictError, type Storage } from '../storage/types.js';
+import { ConflictError, ExistsWithOtherDetailsError, type Storage } from '../storage/types.js';
 import { normalizeUserInput } from './normalize-user-input.js';
 import { toUserCreated } from './user-created.js';
 import { toUserUpdated } from './user-updated.js';
@@ -18,9 +18,10 @@ export function userHandlers(storage: Storage): {
   return {
     /**
      * POST /api/v1/external/users (spec: createUser). `201` for a new user; `200` when a user
-     * with this normalized Ghana Card number already existed and was added to (or already belonged
-     * to) the institution, with its stored details unchanged (DECISIONS.md "success status codes",
-     * "existing user recognition").
+     * with this normalized Ghana Card number already existed and belonged to the institution, or
+     * was added to it because the request carries its mobile number, with its stored details
+     * unchanged; `409` revealing nothing stored when it exists with other details
+     * (DECISIONS.md "success status codes", "existing user recognition").
      */
     async createUser(req, res) {
       const details = normalizeUserInput(req.body as UserInput);
@@ -70,11 +71,27 @@ function canonicalUuid(id: string): string {
   return id.toLowerCase().replace(/^urn:uuid:/, '');
 }
 
-/** A storage conflict as the spec's 409 (DECISIONS.md "unique email"). */
+/**
+ * A storage conflict as the spec's 409 (DECISIONS.md "unique email", "existing user recognition").
+ * A user that exists with other details is described by the request's own field only: nothing
+ * stored is revealed (spec example ExistsWithOtherDetailsProblem).
+ */
 async function conflictsAs409<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
+    if (error instanceof ExistsWithOtherDetailsError) {
+      throw new HttpProblem(
+        problemKinds.conflict,
+        'A user with this Ghana Card number exists with other details. Nothing was written.',
+        [
+          {
+            path: '/body/ghanaCardNumber',
+            message: 'ghanaCardNumber belongs to a user with other details',
+          },
+        ],
+      );
+    }
     if (!(error instanceof ConflictError)) throw error;
     const what = error.field === 'email' ? 'The email address' : 'The Ghana Card number';
     throw new HttpProblem(problemKinds.conflict, `${what} belongs to another user.`, [

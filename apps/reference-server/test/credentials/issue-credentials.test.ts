@@ -52,15 +52,16 @@ test('prints a fresh pair as JSON, which the server then finds', async () => {
   }
 }, 60_000);
 
-test('refuses while another process holds the embedded database', async () => {
+test('works while another process (the server) has the embedded database open', async () => {
   const storage = await openStorage(dataDir, { defaultDataDir: '/nonexistent' });
   try {
     const result = await issue(['--institution', 'Bank of Test'], dataDir);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(
-      /^issue-credentials: The PGlite data directory .* is in use by process/,
-    );
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const printed = JSON.parse(result.stdout);
+    expect(await storage.findCredential(printed.publicKey)).toMatchObject({
+      institution: 'Bank of Test',
+      secretKey: printed.secretKey,
+    });
   } finally {
     await storage.close();
   }

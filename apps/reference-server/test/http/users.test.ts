@@ -141,14 +141,58 @@ describe('create (POST /api/v1/external/users)', () => {
     expect(schemaErrors('UserCreated', again.body)).toEqual([]);
   });
 
-  test('another institution creating the same card gets 200 and the same user; so does a repeat', async () => {
-    const body = newUser();
+  test('another institution with the same card and mobile number gets 200 and the stored user; so does a repeat', async () => {
+    const body = fullMomoUser();
     const byAlpha = await create(body, server.institutions[0]);
-    const byBeta = await create(body, server.institutions[1]);
+    const byBeta = await create(
+      {
+        ...newUser({ mobileNumber: `+233${body.mobileNumber.slice(-9)}`, firstName: 'Other' }),
+        ghanaCardNumber: body.ghanaCardNumber.toUpperCase(),
+      },
+      server.institutions[1],
+    );
     const byBetaAgain = await create(body, server.institutions[1]);
     expect([byAlpha.status, byBeta.status, byBetaAgain.status]).toEqual([201, 200, 200]);
-    expect(idOf(byBeta)).toBe(idOf(byAlpha));
-    expect(idOf(byBetaAgain)).toBe(idOf(byAlpha));
+    expect(byBeta.body).toEqual(byAlpha.body);
+    expect(byBetaAgain.body).toEqual(byAlpha.body);
+  });
+
+  test('another institution with the same card but another mobile number answers 409 and learns nothing', async () => {
+    const body = fullMomoUser({ mobileNumber: '0241234567' });
+    const owner = await create(body, server.institutions[0]);
+    const stored = owner.body as Record<string, string>;
+    const intruder = await create(
+      { ...newUser({ mobileNumber: '0551234567' }), ghanaCardNumber: body.ghanaCardNumber },
+      server.institutions[1],
+    );
+    expect(intruder.status).toBe(409);
+    expect(intruder.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(intruder.body).toEqual({
+      type: 'urn:institution-api:problem:conflict',
+      title: 'Conflict',
+      status: 409,
+      detail: 'A user with this Ghana Card number exists with other details. Nothing was written.',
+      instance: '/api/v1/external/users',
+      errors: [
+        {
+          path: '/body/ghanaCardNumber',
+          message: 'ghanaCardNumber belongs to a user with other details',
+        },
+      ],
+    });
+    for (const secret of [
+      stored.id,
+      stored.email,
+      stored.mobileNumber,
+      '241234567',
+      'Kofi',
+      'Asante',
+    ]) {
+      expect(intruder.text).not.toContain(secret);
+    }
+    // Not a member: the intruder cannot update the user, which is unchanged for its owner.
+    expect((await update(stored.id ?? '', body, server.institutions[1])).status).toBe(404);
+    expect((await create(body, server.institutions[0])).body).toEqual(owner.body);
   });
 
   test('parallel creates of one person by three institutions make one user, one 201', async () => {
@@ -162,6 +206,31 @@ describe('create (POST /api/v1/external/users)', () => {
     for (const institution of server.institutions) {
       expect((await update(idOf(answers[0] as Answer), body, institution)).status).toBe(200);
     }
+  });
+
+  test('parallel creates of one card with two mobile numbers: one user, 409 for the other number', async () => {
+    const card = newUser().ghanaCardNumber;
+    const mobiles = ['0241234567', '0241234567', '0501234567'];
+    const requests = [0, 1, 2, 0, 1, 2].map((i) => ({
+      body: newUser({ ghanaCardNumber: card, mobileNumber: mobiles[i] }),
+      institution: server.institutions[i],
+    }));
+    const answers = await Promise.all(requests.map((r) => create(r.body, r.institution)));
+    const winner = answers.find((a) => a.status === 201)?.body as {
+      id: string;
+      mobileNumber: string;
+    };
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    answers.forEach((answer, index) => {
+      const mobile = `+233${requests[index]?.body.mobileNumber.slice(-9)}`;
+      if (mobile === winner.mobileNumber) {
+        expect([200, 201]).toContain(answer.status);
+        expect(idOf(answer)).toBe(winner.id);
+      } else {
+        expect(answer.status).toBe(409);
+        expect(answer.text).not.toContain(winner.id);
+      }
+    });
   });
 
   test("a new user with another user's email answers 409 naming /body/email", async () => {
@@ -178,6 +247,94 @@ describe('create (POST /api/v1/external/users)', () => {
       instance: '/api/v1/external/users',
       errors: [{ path: '/body/email', message: 'email belongs to another user' }],
     });
+  });
+});
+
+describe('text and dates (DECISIONS.md "text")', () => {
+  const texts = {
+    firstName: '\uFEFFKofi',
+    lastName: 'Asa\uFEFFnte',
+    otherName: '\uFEFF',
+    gender: '\u{1F600}\u{1F3F3}\uFE0F\u200D\u{1F308}',
+    kyc: {
+      occupation: 'Trader\u2028of goods\u2029',
+      address: 'Kuma\u0301si \u{1D400}',
+      validFrom: '0001-01-01',
+      validTo: '9999-12-31',
+      refNumber: 'e\u0301\u0301',
+    },
+    accountType: 'BANK',
+    accountNumber: '1021130012345',
+    accountName: '\uFEFF\u{1F600}',
+    bankName: 'G\u0308CB',
+  };
+
+  test('every string comes back byte for byte from create, from the same card again, and from update', async () => {
+    const body = newUser({ ...texts, dateOfBirth: '0001-01-01' });
+    const created = await create(body);
+    expect(created.status).toBe(201);
+    const expected = {
+      firstName: texts.firstName,
+      lastName: texts.lastName,
+      otherName: texts.otherName,
+      gender: texts.gender,
+      kyc: texts.kyc,
+      dateOfBirth: '0001-01-01T00:00:00.000Z',
+    };
+    expect(created.body).toMatchObject({
+      ...expected,
+      account: { account_name: texts.accountName, bank_name: texts.bankName },
+    });
+    // The bytes on the wire, not only the parsed value: U+FEFF, U+2028 and astral characters raw.
+    expect(created.text).toContain(`"firstName":"${texts.firstName}"`);
+    expect(created.text).toContain(`"occupation":"${texts.kyc.occupation}"`);
+    expect((await create(body)).body).toEqual(created.body);
+    const updated = await update(idOf(created), { ...body, dateOfBirth: '9999-12-31' });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({
+      ...expected,
+      dateOfBirth: '9999-12-31T00:00:00.000Z',
+      account: { accountName: texts.accountName, bankName: texts.bankName },
+    });
+  });
+
+  test('a string that is not well-formed Unicode (a lone surrogate) answers 400 naming the field', async () => {
+    for (const [change, path, name] of [
+      [{ firstName: 'Kofi\ud800' }, '/body/firstName', 'firstName'],
+      [{ kyc: { address: '\udc00' } }, '/body/kyc/address', 'kyc.address'],
+      [{ otherName: '\ud83d' }, '/body/otherName', 'otherName'],
+    ] as const) {
+      const body = newUser(change);
+      // JSON.stringify writes a lone surrogate as the escape \ud800, as a client's JSON would.
+      expect(JSON.stringify(body)).toMatch(/\\ud[89a-f][0-9a-f]{2}/);
+      const answer = await create(body);
+      expect(answer.status).toBe(400);
+      expect(errorsOf(answer)).toEqual([
+        { path, message: `${name} must be well-formed Unicode (it has a lone surrogate)` },
+      ]);
+    }
+  });
+
+  test('dates from 0001-01-01 to 9999-12-31 are accepted; year 0000 answers 400 saying the range', async () => {
+    for (const date of ['0001-01-01', '9999-12-31']) {
+      const answer = await create(newUser({ dateOfBirth: date }));
+      expect(answer.status).toBe(201);
+      expect((answer.body as { dateOfBirth: string }).dateOfBirth).toBe(`${date}T00:00:00.000Z`);
+    }
+    const answer = await create(
+      newUser({ dateOfBirth: '0000-01-01', kyc: { validTo: '0000-12-31' } }),
+    );
+    expect(answer.status).toBe(400);
+    expect(errorsOf(answer)).toEqual([
+      {
+        path: '/body/dateOfBirth',
+        message: 'dateOfBirth must be a date (YYYY-MM-DD) from 0001-01-01 to 9999-12-31',
+      },
+      {
+        path: '/body/kyc/validTo',
+        message: 'kyc.validTo must be a date (YYYY-MM-DD) from 0001-01-01 to 9999-12-31',
+      },
+    ]);
   });
 });
 

@@ -197,10 +197,26 @@ describe('field rules name the field and the rule', () => {
       '/body/isGhanaCardVerified',
       'isGhanaCardVerified must be a boolean',
     ],
-    [{ dateOfBirth: '17/05/1990' }, '/body/dateOfBirth', 'dateOfBirth must be a date (YYYY-MM-DD)'],
-    [{ dateOfBirth: '1990-02-30' }, '/body/dateOfBirth', 'dateOfBirth must be a date (YYYY-MM-DD)'],
-    [{ dateOfBirth: '0000-01-01' }, '/body/dateOfBirth', 'dateOfBirth must be a date (YYYY-MM-DD)'],
-    [{ kyc: { validTo: 'soon' } }, '/body/kyc/validTo', 'kyc.validTo must be a date (YYYY-MM-DD)'],
+    [
+      { dateOfBirth: '17/05/1990' },
+      '/body/dateOfBirth',
+      'dateOfBirth must be a date (YYYY-MM-DD) from 0001-01-01 to 9999-12-31',
+    ],
+    [
+      { dateOfBirth: '1990-02-30' },
+      '/body/dateOfBirth',
+      'dateOfBirth must be a date (YYYY-MM-DD) from 0001-01-01 to 9999-12-31',
+    ],
+    [
+      { dateOfBirth: '0000-01-01' },
+      '/body/dateOfBirth',
+      'dateOfBirth must be a date (YYYY-MM-DD) from 0001-01-01 to 9999-12-31',
+    ],
+    [
+      { kyc: { validTo: 'soon' } },
+      '/body/kyc/validTo',
+      'kyc.validTo must be a date (YYYY-MM-DD) from 0001-01-01 to 9999-12-31',
+    ],
     [{ kyc: 'none' }, '/body/kyc', 'kyc must be an object'],
     [{ image: 'not a url' }, '/body/image', 'image must be an absolute URL'],
     [

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openPgliteDatabase } from '../../src/storage/pglite-database.js';
+import { sqliteFileName } from '../../src/storage/open-storage.js';
+import { openSqliteDatabase } from '../../src/storage/sqlite-database.js';
 import { type CompiledSources, compileForChild } from './compile-for-child.js';
 
 const writer = 'test/storage/child/write-users-until-killed.ts';
@@ -51,15 +52,16 @@ test('every write acknowledged before a SIGKILL is there after a restart, three 
     acknowledged.push(...(await writeThenKill(round * 1000 + 1, writes)));
   }
   expect(acknowledged.length).toBeGreaterThanOrEqual(70);
-  // The last writer's lock file names a dead process: the directory must open again.
-  const db = await openPgliteDatabase(dataDir);
+  const db = openSqliteDatabase(join(dataDir, sqliteFileName));
   try {
-    const rows = await db.query<{ income: number }>('SELECT monthly_income AS income FROM users');
+    const rows = db.prepare('SELECT monthly_income AS income FROM users').all() as {
+      income: number;
+    }[];
     const stored = new Set(rows.map((row) => row.income));
     expect(acknowledged.filter((n) => !stored.has(n))).toEqual([]);
     // At most the one write in flight at each kill may have committed unacknowledged.
     expect(rows.length - acknowledged.length).toBeLessThanOrEqual(3);
   } finally {
-    await db.close();
+    db.close();
   }
 }, 180_000);

@@ -1,35 +1,58 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { lockFileName } from '../../src/storage/data-dir-lock.js';
-import { defaultDataDir, openStorage, parseDatabaseUrl } from '../../src/storage/open-storage.js';
-import { institution } from './fixtures.js';
+import {
+  defaultDataDir,
+  openStorage,
+  parseDatabaseUrl,
+  sqliteFileName,
+} from '../../src/storage/open-storage.js';
+import { institution, person } from './fixtures.js';
+
+let scratch: string;
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'reference-server-open-'));
+});
+afterAll(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
 
 describe('parseDatabaseUrl', () => {
-  test('unset or blank: PGlite in the default directory', () => {
+  test('unset or blank: SQLite in the default directory', () => {
     for (const value of [undefined, '', '  ']) {
       expect(parseDatabaseUrl(value, 'some/dir')).toEqual({
-        kind: 'pglite',
-        dataDir: resolve('some/dir'),
+        kind: 'sqlite',
+        file: resolve('some/dir', sqliteFileName),
       });
     }
   });
 
   test('memory://, postgres:// and postgresql://', () => {
-    expect(parseDatabaseUrl('memory://', 'd')).toEqual({ kind: 'pglite', dataDir: 'memory://' });
+    expect(parseDatabaseUrl('memory://', 'd')).toEqual({ kind: 'sqlite', file: ':memory:' });
     for (const url of ['postgres://u:p@db:5432/app', 'postgresql://db/app?sslmode=require']) {
       expect(parseDatabaseUrl(url, 'd')).toEqual({ kind: 'postgres', connectionString: url });
     }
   });
 
-  test('anything else without a scheme is a directory, relative to the working directory', () => {
+  test('a path is a directory holding the database, unless it is (or will be) a file', async () => {
     expect(parseDatabaseUrl('./var/db', 'd')).toEqual({
-      kind: 'pglite',
-      dataDir: resolve('var/db'),
+      kind: 'sqlite',
+      file: resolve('var/db', sqliteFileName),
     });
-    expect(parseDatabaseUrl('/srv/db', 'd')).toEqual({ kind: 'pglite', dataDir: '/srv/db' });
+    for (const file of ['/srv/app.sqlite', '/srv/app.sqlite3', '/srv/app.db', '/srv/APP.DB']) {
+      expect(parseDatabaseUrl(file, 'd')).toEqual({ kind: 'sqlite', file });
+    }
+    const existingFile = join(scratch, 'chosen-name');
+    await writeFile(existingFile, '');
+    expect(parseDatabaseUrl(existingFile, 'd')).toEqual({ kind: 'sqlite', file: existingFile });
+    const existingDir = join(scratch, 'looks-like.db');
+    await mkdir(existingDir);
+    expect(parseDatabaseUrl(existingDir, 'd')).toEqual({
+      kind: 'sqlite',
+      file: join(existingDir, sqliteFileName),
+    });
   });
 
   test('another scheme is refused by name, without repeating the URL and its password', () => {
@@ -38,59 +61,80 @@ describe('parseDatabaseUrl', () => {
     expect(() => parseDatabaseUrl('file:///srv/db', 'd')).toThrow(/unsupported scheme "file:\/\/"/);
   });
 
+  test('a PGlite directory of an earlier version is refused in one line saying how to start fresh', async () => {
+    const old = join(scratch, 'pglite-data');
+    await mkdir(old);
+    await writeFile(join(old, 'PG_VERSION'), '17\n');
+    for (const [url, fallback] of [
+      [old, 'd'],
+      [undefined, old],
+    ] as const) {
+      expect(() => parseDatabaseUrl(url, fallback)).toThrow(
+        new RegExp(
+          `^${old} holds a PGlite database .* to start fresh, delete it \\(rm -rf '${old}'\\)`,
+        ),
+      );
+      expect(() => parseDatabaseUrl(url, fallback)).not.toThrow(/\n/);
+    }
+  });
+
   test("the default directory is the package's data/ folder", () => {
     expect(defaultDataDir).toBe(resolve(import.meta.dirname, '../../data'));
   });
 });
 
-// One directory for the file: creating a PGlite directory (initdb) takes seconds, reopening less.
-describe('openStorage on a directory', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'reference-server-open-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  test('keeps data across opens, migrating only the first time', async () => {
+describe('openStorage on the embedded database', () => {
+  test('keeps data across opens, in the directory or the file named', async () => {
+    const dir = join(scratch, 'kept');
     const first = await openStorage(dir, { defaultDataDir: '/nonexistent' });
     await institution(first, 'Bank A');
     await first.close();
+    expect(existsSync(join(dir, sqliteFileName))).toBe(true);
     const second = await openStorage(undefined, { defaultDataDir: dir });
     expect(await second.countInstitutions()).toBe(1);
     await second.close();
-  }, 60_000);
 
-  test('locks the directory while open: a second open is refused, and allowed after close', async () => {
-    const first = await openStorage(dir, { defaultDataDir: '/nonexistent' });
-    expect(await readFile(join(dir, lockFileName), 'utf8')).toBe(String(process.pid));
-    await expect(openStorage(dir, { defaultDataDir: '/nonexistent' })).rejects.toThrow(
-      /in use by process \d+: PGlite allows one process at a time/,
-    );
-    await first.close();
-    expect(existsSync(join(dir, lockFileName))).toBe(false);
-    const again = await openStorage(dir, { defaultDataDir: '/nonexistent' });
+    const file = join(scratch, 'nested', 'dirs', 'chosen.sqlite');
+    const inFile = await openStorage(file, { defaultDataDir: '/nonexistent' });
+    await institution(inFile, 'Bank B');
+    await inFile.close();
+    const again = await openStorage(file, { defaultDataDir: '/nonexistent' });
+    expect(await again.countInstitutions()).toBe(1);
     await again.close();
-  }, 60_000);
+  });
 
-  test('takes over a lock whose process is gone, refuses one whose process runs', async () => {
-    await writeFile(join(dir, lockFileName), '999999999');
-    const storage = await openStorage(dir, { defaultDataDir: '/nonexistent' });
-    await storage.close();
-    // Process 1 always runs (init): the directory stays untouched.
-    await writeFile(join(dir, lockFileName), '1');
-    await expect(openStorage(dir, { defaultDataDir: '/nonexistent' })).rejects.toThrow(
-      /in use by process 1/,
-    );
-  }, 60_000);
+  test('two processes may open one file at once: their writes take turns, none is lost', async () => {
+    // Two connections in one process are as separate as two processes to SQLite's file locks.
+    const dir = join(scratch, 'shared');
+    const [server, command] = await Promise.all([
+      openStorage(dir, { defaultDataDir: '/nonexistent' }),
+      openStorage(dir, { defaultDataDir: '/nonexistent' }),
+    ]);
+    try {
+      const bank = await institution(server, 'Bank A');
+      await command.upsertCredentials([
+        { institution: 'Bank B', publicKey: 'pk_b', secretKey: 'secret-b-0123456789' },
+      ]);
+      expect(await server.findCredential('pk_b')).toMatchObject({ institution: 'Bank B' });
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          (index % 2 ? server : command).createOrAddUser(bank, person()),
+        ),
+      );
+      expect(results.every((result) => result.created)).toBe(true);
+      expect(await command.countInstitutions()).toBe(2);
+    } finally {
+      await Promise.all([server.close(), command.close()]);
+    }
+  });
 
-  test('creates a directory that does not exist yet, parents included', async () => {
-    const nested = join(dir, 'nested', 'db');
-    const storage = await openStorage(nested, { defaultDataDir: '/nonexistent' });
-    await storage.close();
-    expect(existsSync(join(nested, 'PG_VERSION'))).toBe(true);
-  }, 60_000);
+  test('memory:// is a database of its own each time', async () => {
+    const one = await openStorage('memory://', { defaultDataDir: '/nonexistent' });
+    const two = await openStorage('memory://', { defaultDataDir: '/nonexistent' });
+    await institution(one, 'Bank A');
+    expect(await two.countInstitutions()).toBe(0);
+    await Promise.all([one.close(), two.close()]);
+  });
 });
 
 test('openStorage refuses an unsupported scheme before touching anything', async () => {

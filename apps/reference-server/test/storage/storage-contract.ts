@@ -1,24 +1,36 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { Database } from '../../src/storage/database.js';
-import { loadMigrations, migrate } from '../../src/storage/migrate.js';
-import { createSqlStorage } from '../../src/storage/sql-storage.js';
-import { ConflictError, type Storage, type UserDetails } from '../../src/storage/types.js';
+import {
+  ConflictError,
+  ExistsWithOtherDetailsError,
+  type Storage,
+  type UserDetails,
+} from '../../src/storage/types.js';
 import { bankAccount, institution, momoAccount, person } from './fixtures.js';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** A storage on a migrated database, with what the contract needs to look inside it. */
+export interface StorageUnderTest {
+  storage: Storage;
+  /** The rows of a table, counted in the database itself. */
+  count(table: 'users' | 'accounts' | 'memberships'): Promise<number>;
+  /** Deletes every institution and user (and so every credential, account and membership). */
+  reset(): Promise<void>;
+  /** Applies the package migrations of the engine again; the versions it applied. */
+  migrateAgain(): Promise<number[]>;
+  /** The versions recorded in schema_migrations, in order, and those of the package's files. */
+  versions(): Promise<{ recorded: number[]; files: number[] }>;
+}
+
 /**
- * The behaviour of the Storage contract (src/storage/types.ts), run on each backend: the same SQL
- * must behave the same on PGlite and on PostgreSQL, concurrency included.
+ * The behaviour of the Storage contract (src/storage/types.ts), run on each engine: SQLite and
+ * PostgreSQL must behave the same, concurrency included.
  */
-export function storageContract(openDatabase: () => Promise<Database>): void {
-  let db: Database;
+export function storageContract(open: () => Promise<StorageUnderTest>): void {
+  let under: StorageUnderTest;
   let storage: Storage;
 
-  const count = async (table: string): Promise<number> => {
-    const [row] = await db.query<{ n: number }>(`SELECT count(*)::integer AS n FROM ${table}`);
-    return row?.n ?? -1;
-  };
+  const count = (table: 'users' | 'accounts' | 'memberships') => under.count(table);
   const counts = async () => ({
     users: await count('users'),
     accounts: await count('accounts'),
@@ -37,15 +49,14 @@ export function storageContract(openDatabase: () => Promise<Database>): void {
     (await storage.createOrAddUser(institutionId, details)).user;
 
   beforeAll(async () => {
-    db = await openDatabase();
-    await migrate(db, await loadMigrations());
-    storage = createSqlStorage(db);
+    under = await open();
+    storage = under.storage;
   });
   afterAll(async () => {
     await storage?.close();
   });
   beforeEach(async () => {
-    await db.exec('TRUNCATE institutions, users CASCADE');
+    await under.reset();
   });
 
   describe('createOrAddUser', () => {
@@ -102,7 +113,7 @@ export function storageContract(openDatabase: () => Promise<Database>): void {
       expect(await counts()).toEqual({ users: 1, accounts: 1, memberships: 1 });
     });
 
-    test('the same card from another institution adds the stored user to it, details unchanged', async () => {
+    test('the same card and mobile number from another institution add the stored user to it, details unchanged', async () => {
       const bankA = await institution(storage, 'Bank A');
       const bankB = await institution(storage, 'Bank B');
       const first = await storage.createOrAddUser(bankA, person());
@@ -139,6 +150,25 @@ export function storageContract(openDatabase: () => Promise<Database>): void {
       expect(await counts()).toEqual(before);
     });
 
+    test('a create that fails halfway leaves nothing behind, and spoils no create made with it', async () => {
+      const bank = await institution(storage, 'Bank A');
+      // The schema refuses a MOMO account without a network: the user is written first, then this.
+      const broken = person({ account: momoAccount({ network: null }) });
+      const outcomes = await Promise.allSettled([
+        storage.createOrAddUser(bank, person()),
+        storage.createOrAddUser(bank, broken),
+        storage.createOrAddUser(bank, person()),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual([
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+      ]);
+      expect(await counts()).toEqual({ users: 2, accounts: 2, memberships: 2 });
+      const again = await storage.createOrAddUser(bank, { ...broken, account: null });
+      expect(again.created).toBe(true);
+    });
+
     test('ten institutions creating one person at once make one user and ten memberships', async () => {
       const banks = await Promise.all(
         Array.from({ length: 10 }, (_, index) => institution(storage, `Bank ${index}`)),
@@ -164,6 +194,133 @@ export function storageContract(openDatabase: () => Promise<Database>): void {
         if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(ConflictError);
       }
       expect(await counts()).toEqual({ users: 1, accounts: 1, memberships: 1 });
+    });
+  });
+
+  describe('existing user recognition (DECISIONS.md)', () => {
+    test('another institution with another mobile number is refused, and nothing is written', async () => {
+      const bankA = await institution(storage, 'Bank A');
+      const bankB = await institution(storage, 'Bank B');
+      const first = await storage.createOrAddUser(bankA, person());
+      const before = await counts();
+      await expect(
+        storage.createOrAddUser(bankB, {
+          ...person({ mobileNumber: '+233501234567' }),
+          ghanaCardNumber: first.user.ghanaCardNumber,
+        }),
+      ).rejects.toBeInstanceOf(ExistsWithOtherDetailsError);
+      expect(await counts()).toEqual(before);
+      expect(await storage.updateUser(bankB, first.user.id, person())).toBeNull();
+    });
+
+    test('an institution the user already belongs to is answered whatever its mobile number', async () => {
+      const bank = await institution(storage, 'Bank A');
+      const first = await storage.createOrAddUser(bank, person());
+      const again = await storage.createOrAddUser(bank, {
+        ...person({ mobileNumber: '+233501234567' }),
+        ghanaCardNumber: first.user.ghanaCardNumber,
+      });
+      expect(again).toEqual({ created: false, user: first.user });
+    });
+
+    test('institutions with matching and other mobile numbers racing on a new card: the winner decides', async () => {
+      const banks = await Promise.all(
+        Array.from({ length: 10 }, (_, index) => institution(storage, `Bank ${index}`)),
+      );
+      const card = person().ghanaCardNumber;
+      const mobiles = banks.map((_, index) =>
+        index % 3 === 0 ? '+233501234567' : '+233241234567',
+      );
+      const outcomes = await Promise.allSettled(
+        banks.map((bank, index) =>
+          storage.createOrAddUser(bank, {
+            ...person({ mobileNumber: mobiles[index] }),
+            ghanaCardNumber: card,
+          }),
+        ),
+      );
+      const fulfilled = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+      for (const outcome of outcomes) {
+        if (outcome.status === 'rejected') {
+          expect(outcome.reason).toBeInstanceOf(ExistsWithOtherDetailsError);
+        }
+      }
+      const winner = fulfilled.find((result) => result.created);
+      expect(fulfilled.filter((result) => result.created)).toHaveLength(1);
+      const matching = mobiles.filter((mobile) => mobile === winner?.user.mobileNumber).length;
+      expect(fulfilled).toHaveLength(matching);
+      expect(new Set(fulfilled.map((result) => result.user.id)).size).toBe(1);
+      expect(await counts()).toEqual({ users: 1, accounts: 1, memberships: matching });
+    });
+
+    test('institutions with matching and other mobile numbers racing on an existing card', async () => {
+      const owner = await institution(storage, 'Owner');
+      const banks = await Promise.all(
+        Array.from({ length: 10 }, (_, index) => institution(storage, `Bank ${index}`)),
+      );
+      const { user } = await storage.createOrAddUser(owner, person());
+      const mobiles = banks.map((_, index) =>
+        index % 2 === 0 ? user.mobileNumber : '+233501234567',
+      );
+      const outcomes = await Promise.allSettled(
+        banks.map((bank, index) =>
+          storage.createOrAddUser(bank, {
+            ...person({ mobileNumber: mobiles[index], account: bankAccount() }),
+            ghanaCardNumber: user.ghanaCardNumber,
+          }),
+        ),
+      );
+      outcomes.forEach((outcome, index) => {
+        if (mobiles[index] === user.mobileNumber) {
+          expect(outcome).toEqual({ status: 'fulfilled', value: { created: false, user } });
+        } else {
+          expect(outcome).toEqual({
+            status: 'rejected',
+            reason: expect.any(ExistsWithOtherDetailsError),
+          });
+        }
+      });
+      expect(await counts()).toEqual({ users: 1, accounts: 1, memberships: 6 });
+    });
+  });
+
+  describe('text and dates', () => {
+    const texts = {
+      firstName: '\uFEFFAma',
+      lastName: 'Men\uFEFFsah',
+      otherName: '\uFEFF',
+      gender: '\u{1F600} \u{1F3F3}\uFE0F\u200D\u{1F308} \u{10FFFF}',
+      image: 'https://cdn.example.com/e\u0301\u0301.png',
+      kyc: {
+        occupation: 'line\u2028separator\u2029',
+        address: 'Acc\u0301ra \u{1D400}',
+        validFrom: '0001-01-01',
+        validTo: '9999-12-31',
+        refNumber: '\uFEFF\uFEFF',
+      },
+    };
+
+    test('every string is stored and read back byte for byte', async () => {
+      const bank = await institution(storage, 'Bank A');
+      const details = person({ ...texts, account: momoAccount({ name: '\uFEFFAma \u{1F600}' }) });
+      const { user } = await storage.createOrAddUser(bank, details);
+      expect(user).toMatchObject({ ...texts, account: { name: '\uFEFFAma \u{1F600}' } });
+      expect(await stored(bank, details)).toEqual(user);
+    });
+
+    test('an update stores the same strings byte for byte, and the date bounds', async () => {
+      const bank = await institution(storage, 'Bank A');
+      const details = person();
+      const { user } = await storage.createOrAddUser(bank, details);
+      const changed = { ...details, ...texts, dateOfBirth: '0001-01-01' };
+      const updated = await storage.updateUser(bank, user.id, changed);
+      expect(updated).toMatchObject({ ...texts, dateOfBirth: '0001-01-01' });
+      expect(await stored(bank, changed)).toEqual(updated);
+      const later = await storage.updateUser(bank, user.id, {
+        ...changed,
+        dateOfBirth: '9999-12-31',
+      });
+      expect(later?.dateOfBirth).toBe('9999-12-31');
     });
   });
 
@@ -342,14 +499,10 @@ export function storageContract(openDatabase: () => Promise<Database>): void {
   describe('migrations', () => {
     test('a second run applies nothing and keeps the data', async () => {
       await institution(storage, 'Bank A');
-      expect(await migrate(db, await loadMigrations())).toEqual([]);
+      expect(await under.migrateAgain()).toEqual([]);
       expect(await storage.countInstitutions()).toBe(1);
-      const recorded = await db.query<{ version: number }>(
-        'SELECT version FROM schema_migrations ORDER BY version',
-      );
-      expect(recorded.map((row) => row.version)).toEqual(
-        (await loadMigrations()).map((m) => m.version),
-      );
+      const { recorded, files } = await under.versions();
+      expect(recorded).toEqual(files);
     });
   });
 }

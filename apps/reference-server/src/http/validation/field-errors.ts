@@ -13,7 +13,7 @@ const patternRules: Record<string, string> = {
 /** Messages for the formats the spec uses. */
 const formatRules: Record<string, string> = {
   email: 'must be an e-mail address',
-  date: 'must be a date (YYYY-MM-DD)',
+  date: 'must be a date (YYYY-MM-DD) from 0001-01-01 to 9999-12-31',
   'date-time': 'must be a date-time (RFC 3339)',
   uri: 'must be an absolute URL',
   'uri-reference': 'must be a URI reference',

@@ -1,8 +1,9 @@
 /**
  * The spec's `format: date` (`YYYY-MM-DD`, RFC 3339 full-date), checked in full: a real calendar
- * day, from year 0001 on. ajv-formats' "fast" mode (express-openapi-validator's default) admits
- * `1990-02-30`, and PostgreSQL's `date` has no year 0: either would reach the database and fail
- * there as a 500, so both are a 400 here.
+ * day from 0001-01-01 to 9999-12-31, the range the spec publishes (Assumptions, "Dates").
+ * ajv-formats' "fast" mode (express-openapi-validator's default) admits `1990-02-30`, and
+ * PostgreSQL's `date` has no year 0000 (RFC 3339 allows it; no birth date or document needs it):
+ * either would reach the database and fail there as a 500, so both are a 400 here.
  */
 export function isCalendarDate(value: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);

@@ -1,0 +1,84 @@
+import pg from 'pg';
+import { type Migration, wasApplied } from './migrations.js';
+
+/**
+ * Connects to PostgreSQL through a pg Pool (DATABASE_URL=postgres://…). `onIdleError` hears errors
+ * of idle connections (e.g. the server restarted): the pool drops such a client and opens a new one
+ * on the next query; without a listener Node would end the process.
+ */
+export function openPostgresPool(
+  connectionString: string,
+  onIdleError: (error: Error) => void = () => {},
+): pg.Pool {
+  const pool = new pg.Pool({ connectionString });
+  pool.on('error', onIdleError);
+  return pool;
+}
+
+/**
+ * Runs `work` on one client between BEGIN and COMMIT, or ROLLBACK when it throws (the error is
+ * rethrown), and always gives the client back; a client whose ROLLBACK failed is destroyed rather
+ * than returned, so a broken connection never serves the next request.
+ */
+export async function inPostgresTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    try {
+      await client.query('ROLLBACK');
+    } catch (rollbackError) {
+      broken = rollbackError as Error;
+    }
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** Any fixed number: the key of the advisory lock that serializes migrations across processes. */
+const migrationLockKey = 7_240_611;
+
+/**
+ * Applies the migrations not yet recorded in `schema_migrations` (see wasApplied), each in its
+ * own transaction. An advisory lock makes servers starting together on one PostgreSQL take turns.
+ * Returns the versions it applied.
+ */
+export async function migratePostgres(
+  pool: pg.Pool,
+  migrations: readonly Migration[],
+): Promise<number[]> {
+  const applied: number[] = [];
+  for (const migration of migrations) {
+    const didApply = await inPostgresTransaction(pool, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [migrationLockKey]);
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version integer PRIMARY KEY,
+        name text NOT NULL,
+        checksum text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`);
+      const { rows } = await client.query<{ checksum: string }>(
+        'SELECT checksum FROM schema_migrations WHERE version = $1',
+        [migration.version],
+      );
+      if (wasApplied(migration, rows[0]?.checksum)) return false;
+      // Without parameters pg uses the simple query protocol, which runs several statements.
+      await client.query(migration.sql);
+      await client.query(
+        'INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)',
+        [migration.version, migration.name, migration.checksum],
+      );
+      return true;
+    });
+    if (didApply) applied.push(migration.version);
+  }
+  return applied;
+}

@@ -1,0 +1,21 @@
+/** What a create that names an existing user's Ghana Card number does. */
+export type Recognition =
+  /** The user already belongs to the calling institution: answer its stored details. */
+  | 'member'
+  /** Another institution's user, and the request carries its mobile number: add it, answer it. */
+  | 'join'
+  /** Another institution's user, without its mobile number: refuse, revealing nothing stored. */
+  | 'refuse';
+
+/**
+ * The rule of DECISIONS.md "existing user recognition": the card number alone does not let an
+ * institution reach another's customer; it must also know the customer's mobile number. Both
+ * numbers are compared in their normalized forms (`+233XXXXXXXXX`), as stored.
+ */
+export function recognize(
+  existing: { isMember: boolean; mobileNumber: string },
+  requestedMobileNumber: string,
+): Recognition {
+  if (existing.isMember) return 'member';
+  return existing.mobileNumber === requestedMobileNumber ? 'join' : 'refuse';
+}

@@ -1,0 +1,252 @@
+import { randomUUID } from 'node:crypto';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { loadMigrations, migrationsDir } from './migrations.js';
+import { recognize } from './recognition.js';
+import {
+  groupCommitter,
+  migrateSqlite,
+  openSqliteDatabase,
+  type SqliteOptions,
+} from './sqlite-database.js';
+import {
+  type AccountDetails,
+  ConflictError,
+  ExistsWithOtherDetailsError,
+  type Storage,
+  type StoredUser,
+} from './types.js';
+import {
+  type AccountColumns,
+  type ColumnCodec,
+  prefixedAccountColumns,
+  toStoredUser,
+  type UserColumns,
+  type UserRow,
+  userColumnValues,
+  userWritableColumns,
+} from './user-rows.js';
+
+/** SQLite's side of the column types (see migrations/sqlite/0001_initial.sql). */
+const sqliteCodec: ColumnCodec<number> = {
+  toBoolean: (value) => (value ? 1 : 0),
+  fromBoolean: (value) => value === 1,
+  fromTimestamp: (value) => new Date(value as string),
+  fromTextArray: (value) => JSON.parse(value as string) as string[],
+};
+
+/** SQLite's constraint error for a UNIQUE index (SQLITE_CONSTRAINT_UNIQUE). */
+const uniqueViolation = 2067;
+
+const now = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+const userColumnNames = ['id', ...userWritableColumns, 'documents', 'created_at'];
+/** The columns of {@link UserColumns}, of table `alias`. */
+const userColumns = (alias: string) => userColumnNames.map((c) => `${alias}.${c}`).join(', ');
+const accountReturning = prefixedAccountColumns('accounts');
+
+/** The first row `statement` gives, typed as the caller knows its columns to be. */
+function get<Row>(statement: StatementSync, ...params: SQLInputValue[]): Row | undefined {
+  return statement.get(...params) as Row | undefined;
+}
+
+/** Every statement the storage runs, prepared once. `?` parameters, in the order written. */
+function prepareStatements(db: DatabaseSync) {
+  const userPlaceholders = userWritableColumns.map(() => '?').join(', ');
+  return {
+    // Without a conflict target, DO NOTHING covers both unique keys: the card number (the same
+    // person) and the email (taken by someone else); which one it was is read afterwards.
+    insertUser: db.prepare(`
+      INSERT INTO users (id, ${userWritableColumns.join(', ')}) VALUES (?, ${userPlaceholders})
+      ON CONFLICT DO NOTHING
+      RETURNING ${userColumns('users')}`),
+    insertAccount: db.prepare(`
+      INSERT INTO accounts (id, user_id, type, number, network, bank_name, name)
+      VALUES (?, ?, ?, ?, ?, ?, ?)
+      RETURNING ${accountReturning}`),
+    insertMembership: db.prepare(
+      'INSERT INTO memberships (institution_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING',
+    ),
+    // institution, card number
+    selectByCard: db.prepare(`
+      SELECT ${userColumns('u')}, ${prefixedAccountColumns('a')},
+        EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = u.id AND m.institution_id = ?)
+          AS is_member
+      FROM users u LEFT JOIN accounts a ON a.user_id = u.id
+      WHERE u.ghana_card_number = ?`),
+    // the writable columns, then user, institution
+    updateUser: db.prepare(`
+      UPDATE users SET ${userWritableColumns.map((column) => `${column} = ?`).join(', ')},
+        updated_at = ${now}
+      WHERE id = ?
+        AND EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = users.id AND m.institution_id = ?)
+      RETURNING ${userColumns('users')}`),
+    // email, user
+    emailTakenByAnother: db.prepare(
+      'SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower(?) AND id <> ?) AS taken',
+    ),
+    // Keeps the account's id and creation time when type and number are unchanged: the same payout
+    // account with new details. Any other account replaces it (the new id and time of `excluded`).
+    upsertAccount: db.prepare(`
+      INSERT INTO accounts (id, user_id, type, number, network, bank_name, name)
+      VALUES (?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (user_id) DO UPDATE SET
+        id = CASE WHEN accounts.type = excluded.type AND accounts.number = excluded.number
+          THEN accounts.id ELSE excluded.id END,
+        created_at = CASE WHEN accounts.type = excluded.type AND accounts.number = excluded.number
+          THEN accounts.created_at ELSE excluded.created_at END,
+        type = excluded.type, number = excluded.number, network = excluded.network,
+        bank_name = excluded.bank_name, name = excluded.name
+      RETURNING ${accountReturning}`),
+    deleteAccount: db.prepare('DELETE FROM accounts WHERE user_id = ?'),
+    findCredential: db.prepare(`
+      SELECT c.institution_id, i.name, c.secret_key
+      FROM credentials c JOIN institutions i ON i.id = c.institution_id
+      WHERE c.public_key = ?`),
+    // DO UPDATE rather than DO NOTHING, so that RETURNING gives the existing row's id too.
+    upsertInstitution: db.prepare(`
+      INSERT INTO institutions (id, name) VALUES (?, ?)
+      ON CONFLICT (name) DO UPDATE SET name = excluded.name
+      RETURNING id`),
+    upsertCredential: db.prepare(`
+      INSERT INTO credentials (public_key, institution_id, secret_key) VALUES (?, ?, ?)
+      ON CONFLICT (public_key) DO UPDATE
+        SET institution_id = excluded.institution_id, secret_key = excluded.secret_key`),
+    countInstitutions: db.prepare('SELECT count(*) AS count FROM institutions'),
+    ping: db.prepare('SELECT 1'),
+  };
+}
+
+/**
+ * The {@link Storage} on the embedded SQLite database (node:sqlite). Every write is synchronous
+ * statements in its own savepoint of a group-committed write transaction (see groupCommitter):
+ * nothing else runs on the connection meanwhile, and BEGIN IMMEDIATE makes other processes on the
+ * same file wait, so a check followed by a write sees no other write in between. Uniqueness is
+ * still the schema's (constraints, ON CONFLICT).
+ */
+export function createSqliteStorage(db: DatabaseSync): Storage {
+  const sql = prepareStatements(db);
+  const inTransaction = groupCommitter(db);
+
+  const insertAccount = (userId: string, account: AccountDetails) =>
+    get<AccountColumns>(sql.insertAccount, randomUUID(), userId, ...accountValues(account));
+
+  return {
+    createOrAddUser: (institutionId, details) =>
+      inTransaction(() => {
+        const values = userColumnValues(details, sqliteCodec);
+        const inserted = get<UserColumns>(sql.insertUser, randomUUID(), ...values);
+        if (inserted) {
+          const account = details.account && insertAccount(inserted.id, details.account);
+          sql.insertMembership.run(institutionId, inserted.id);
+          return { created: true, user: toStoredUser({ ...inserted, ...account }, sqliteCodec) };
+        }
+        const existing = get<UserRow & { is_member: number }>(
+          sql.selectByCard,
+          institutionId,
+          details.ghanaCardNumber,
+        );
+        // In this transaction no other write ran: the card number is free, so the email was taken.
+        if (!existing) throw new ConflictError('email');
+        const recognition = recognize(
+          { isMember: existing.is_member === 1, mobileNumber: existing.mobile_number },
+          details.mobileNumber,
+        );
+        if (recognition === 'refuse') throw new ExistsWithOtherDetailsError();
+        if (recognition === 'join') sql.insertMembership.run(institutionId, existing.id);
+        return { created: false, user: toStoredUser(existing, sqliteCodec) };
+      }),
+
+    updateUser: (institutionId, userId, details) =>
+      inTransaction((): StoredUser | null => {
+        let updated: UserColumns | undefined;
+        try {
+          updated = get<UserColumns>(
+            sql.updateUser,
+            ...userColumnValues(details, sqliteCodec),
+            userId,
+            institutionId,
+          );
+        } catch (error) {
+          if ((error as { errcode?: number }).errcode !== uniqueViolation) throw error;
+          // Which of the two unique values is taken: ask, rather than parse the message.
+          const email = get<{ taken: number }>(sql.emailTakenByAnother, details.email, userId);
+          throw new ConflictError(email?.taken === 1 ? 'email' : 'ghanaCardNumber');
+        }
+        if (!updated) return null;
+        let account: AccountColumns | undefined;
+        if (details.account) {
+          account = get<AccountColumns>(
+            sql.upsertAccount,
+            randomUUID(),
+            userId,
+            ...accountValues(details.account),
+          );
+        } else {
+          sql.deleteAccount.run(userId);
+        }
+        return toStoredUser({ ...updated, ...account }, sqliteCodec);
+      }),
+
+    async findCredential(publicKey) {
+      const row = get<{ institution_id: string; name: string; secret_key: string }>(
+        sql.findCredential,
+        publicKey,
+      );
+      return row
+        ? { institutionId: row.institution_id, institution: row.name, secretKey: row.secret_key }
+        : null;
+    },
+
+    upsertCredentials: (list) =>
+      inTransaction(() => {
+        for (const credential of list) {
+          const institution = get<{ id: string }>(
+            sql.upsertInstitution,
+            randomUUID(),
+            credential.institution,
+          );
+          sql.upsertCredential.run(
+            credential.publicKey,
+            institution?.id ?? null,
+            credential.secretKey,
+          );
+        }
+      }),
+
+    async countInstitutions() {
+      return get<{ count: number }>(sql.countInstitutions)?.count ?? 0;
+    },
+
+    async ping() {
+      sql.ping.get();
+    },
+
+    async close() {
+      // Writes still queued for the next group commit are committed first.
+      await inTransaction(() => undefined);
+      db.close();
+    },
+  };
+}
+
+function accountValues(account: AccountDetails): (string | null)[] {
+  return [account.type, account.number, account.network, account.bankName, account.name];
+}
+
+/**
+ * Opens the embedded database in `file` (or ':memory:'), brings its schema up to date with
+ * migrations/sqlite/, and returns the storage on it.
+ */
+export async function openSqliteStorage(
+  file: string,
+  options: SqliteOptions = {},
+): Promise<Storage> {
+  const migrations = await loadMigrations(migrationsDir('sqlite'));
+  const db = openSqliteDatabase(file, options);
+  try {
+    migrateSqlite(db, migrations);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return createSqliteStorage(db);
+}

@@ -1,0 +1,83 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, expect, test } from 'vitest';
+import { type Dialect, loadMigrations, migrationsDir } from '../../src/storage/migrations.js';
+
+/** An empty database of one engine, and that engine's migration runner. */
+export interface MigrationsUnderTest {
+  /** Applies the migrations of `dir`; the versions it applied. */
+  migrate(dir: string): Promise<number[]>;
+  /** The names of the tables, sorted. */
+  tables(): Promise<string[]>;
+  /** The rows of schema_migrations, by version. */
+  recorded(): Promise<{ version: number; name: string }[]>;
+}
+
+/**
+ * The behaviour of an engine's migration runner (src/storage/migrations.ts and the engine's
+ * migrate function). `fresh` gives an empty database before each test.
+ */
+export function migrationContract(dialect: Dialect, fresh: () => Promise<MigrationsUnderTest>) {
+  let db: MigrationsUnderTest;
+  let dir: string;
+  beforeEach(async () => {
+    db = await fresh();
+    if (dir) await rm(dir, { recursive: true, force: true });
+    dir = await mkdtemp(join(tmpdir(), 'reference-server-migrations-'));
+  });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  test(`the package's ${dialect} migrations are numbered from 0001 and create the tables`, async () => {
+    const files = await loadMigrations(migrationsDir(dialect));
+    expect(files.map((m) => m.version)).toEqual(files.map((_, index) => index + 1));
+    expect(await db.migrate(migrationsDir(dialect))).toEqual(files.map((m) => m.version));
+    expect(await db.tables()).toEqual([
+      'accounts',
+      'credentials',
+      'institutions',
+      'memberships',
+      'schema_migrations',
+      'users',
+    ]);
+    expect(await db.migrate(migrationsDir(dialect))).toEqual([]);
+  });
+
+  test('applies in version order, each recorded once', async () => {
+    await writeFile(join(dir, '0002_second.sql'), 'ALTER TABLE first ADD COLUMN b integer;');
+    await writeFile(join(dir, '0001_first.sql'), 'CREATE TABLE first (a integer);');
+    expect(await db.migrate(dir)).toEqual([1, 2]);
+    await writeFile(join(dir, '0003_third.sql'), 'CREATE TABLE third (c integer);');
+    expect(await db.migrate(dir)).toEqual([3]);
+    expect(await db.recorded()).toEqual([
+      { version: 1, name: 'first' },
+      { version: 2, name: 'second' },
+      { version: 3, name: 'third' },
+    ]);
+  });
+
+  test('a failing migration leaves nothing of itself behind, and stops the run', async () => {
+    await writeFile(join(dir, '0001_ok.sql'), 'CREATE TABLE ok (a integer);');
+    await writeFile(
+      join(dir, '0002_broken.sql'),
+      'CREATE TABLE half (a integer);\nSELECT no_such_function();',
+    );
+    await writeFile(join(dir, '0003_later.sql'), 'CREATE TABLE later (a integer);');
+    await expect(db.migrate(dir)).rejects.toThrow(/no_such_function/);
+    expect(await db.tables()).toEqual(['ok', 'schema_migrations']);
+    expect(await db.recorded()).toEqual([{ version: 1, name: 'ok' }]);
+  });
+
+  test('refuses to run when an applied migration was edited, even in line endings only not', async () => {
+    await writeFile(join(dir, '0001_first.sql'), 'CREATE TABLE first (a integer);\n');
+    await db.migrate(dir);
+    await writeFile(join(dir, '0001_first.sql'), 'CREATE TABLE first (a integer);\r\n');
+    expect(await db.migrate(dir)).toEqual([]);
+    await writeFile(join(dir, '0001_first.sql'), 'CREATE TABLE first (a bigint);\n');
+    await expect(db.migrate(dir)).rejects.toThrow(
+      /Migration 1_first was changed after it was applied/,
+    );
+  });
+}

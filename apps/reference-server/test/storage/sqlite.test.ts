@@ -1,0 +1,80 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadMigrations, migrationsDir } from '../../src/storage/migrations.js';
+import { migrateSqlite, openSqliteDatabase } from '../../src/storage/sqlite-database.js';
+import { createSqliteStorage } from '../../src/storage/sqlite-storage.js';
+import { migrationContract } from './migration-contract.js';
+import { type StorageUnderTest, storageContract } from './storage-contract.js';
+
+let scratch: string;
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'reference-server-sqlite-'));
+});
+afterAll(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+async function sqliteUnderTest(file: () => string): Promise<StorageUnderTest> {
+  const db = openSqliteDatabase(file());
+  const migrate = async () => migrateSqlite(db, await loadMigrations(migrationsDir('sqlite')));
+  await migrate();
+  return {
+    storage: createSqliteStorage(db),
+    count: async (table) =>
+      (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
+    reset: async () => db.exec('DELETE FROM institutions; DELETE FROM users;'),
+    migrateAgain: migrate,
+    versions: async () => ({
+      recorded: db
+        .prepare('SELECT version FROM schema_migrations ORDER BY version')
+        .all()
+        .map((row) => (row as { version: number }).version),
+      files: (await loadMigrations(migrationsDir('sqlite'))).map((m) => m.version),
+    }),
+  };
+}
+
+describe('storage on in-memory SQLite', () => {
+  storageContract(() => sqliteUnderTest(() => ':memory:'));
+});
+
+describe('storage on an SQLite file (WAL, synchronous=FULL)', () => {
+  storageContract(() => sqliteUnderTest(() => join(scratch, 'contract.sqlite')));
+});
+
+describe('migrations on SQLite', () => {
+  let db: DatabaseSync | undefined;
+  afterAll(() => db?.close());
+  migrationContract('sqlite', async () => {
+    db?.close();
+    const fresh = openSqliteDatabase(':memory:');
+    db = fresh;
+    return {
+      migrate: async (dir) => migrateSqlite(fresh, await loadMigrations(dir)),
+      tables: async () =>
+        fresh
+          .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+          .all()
+          .map((row) => (row as { name: string }).name),
+      recorded: async () =>
+        fresh
+          .prepare('SELECT version, name FROM schema_migrations ORDER BY version')
+          .all()
+          .map((row) => ({ ...(row as { version: number; name: string }) })),
+    };
+  });
+
+  test('refuses misnamed and duplicate migration files', async () => {
+    const dir = await mkdtemp(join(scratch, 'names-'));
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(dir, '1_first.sql'), 'SELECT 1;');
+    await expect(loadMigrations(dir)).rejects.toThrow(/1_first.sql is not named NNNN_name.sql/);
+    await rm(join(dir, '1_first.sql'));
+    await writeFile(join(dir, '0001_a.sql'), 'SELECT 1;');
+    await writeFile(join(dir, '0001_b.sql'), 'SELECT 1;');
+    await expect(loadMigrations(dir)).rejects.toThrow(/Two migration files .* have version 1/);
+  });
+});
