@@ -14,8 +14,10 @@ import { drive } from '../apps/reference-server/bench/lib/load.mjs';
 import { createThenUpdateRequests } from '../apps/reference-server/bench/lib/requests.mjs';
 import {
   killAll,
+  onInterrupt,
   startPostgres,
   startReferenceServer,
+  stopEverythingOnSignals,
 } from '../apps/reference-server/bench/lib/servers.mjs';
 
 const amount = Number(process.env.MEMORY_REQUESTS ?? 20_000);
@@ -25,12 +27,7 @@ const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 /** Issue 10's budget, in MiB. */
 const budget = { afterStart: 150, growth: 50 };
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    killAll();
-    process.exit(130);
-  });
-}
+stopEverythingOnSignals();
 
 const mib = (kib) => kib / 1024;
 const fmt = (value) => `${value.toFixed(1)} MiB`;
@@ -103,6 +100,7 @@ async function measureEngine(label, databaseUrl) {
 async function main() {
   const started = Date.now();
   const scratch = await mkdtemp(join(tmpdir(), 'institution-api-memory-'));
+  onInterrupt(() => rm(scratch, { recursive: true, force: true }));
   const results = [];
   const notes = [];
   try {

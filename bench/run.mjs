@@ -7,7 +7,11 @@ import {
   runInterleaved,
   startHttpScenarios,
 } from '../apps/reference-server/bench/lib/scenarios.mjs';
-import { killAll, prismVersion } from '../apps/reference-server/bench/lib/servers.mjs';
+import {
+  killAll,
+  prismVersion,
+  stopEverythingOnSignals,
+} from '../apps/reference-server/bench/lib/servers.mjs';
 import { clientScenario } from './client-scenario.mjs';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
@@ -21,12 +25,7 @@ const log = (line) => process.stderr.write(`  · ${line}\n`);
 /** The p99 target is stated at this many connections; at another count it is not judged. */
 const p99Connections = 10;
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    killAll();
-    process.exit(130);
-  });
-}
+stopEverythingOnSignals();
 
 const rate = (result) => result.requestsPerSecond;
 const perRun = (a, b, f) => (a && b ? a.map((x, run) => f(x, b[run])) : undefined);

@@ -13,7 +13,7 @@
 import { cpus } from 'node:os';
 import { median } from './lib/load.mjs';
 import { runInterleaved, startHttpScenarios } from './lib/scenarios.mjs';
-import { killAll } from './lib/servers.mjs';
+import { killAll, stopEverythingOnSignals } from './lib/servers.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -22,12 +22,7 @@ const warmup = Number(process.env.BENCH_WARMUP ?? 1);
 const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 const log = (line) => process.stderr.write(`${line}\n`);
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    killAll();
-    process.exit(130);
-  });
-}
+stopEverythingOnSignals();
 
 async function main() {
   console.log(

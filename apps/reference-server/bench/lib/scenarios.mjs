@@ -16,6 +16,7 @@ import {
 } from './requests.mjs';
 import {
   killAll,
+  onInterrupt,
   prismVersion,
   startBareExpress,
   startMapStorageServer,
@@ -64,6 +65,7 @@ async function probePrism(baseUrl, users) {
  */
 export async function startHttpScenarios({ connections, duration, skip = new Set(), log }) {
   const scratch = await mkdtemp(join(tmpdir(), 'institution-api-bench-'));
+  const forgetScratch = onInterrupt(() => rm(scratch, { recursive: true, force: true }));
   const stops = [];
   const scenarios = [];
   const notes = [];
@@ -71,6 +73,7 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
     for (const stopOne of stops.reverse()) await stopOne().catch(() => {});
     killAll();
     await rm(scratch, { recursive: true, force: true });
+    forgetScratch();
   };
   const add = (server, label, { create, update }) => {
     const run = (operation, requests, expect) =>

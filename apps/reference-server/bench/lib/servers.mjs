@@ -98,6 +98,30 @@ export function killAll() {
   running.clear();
 }
 
+/** What else must be undone if the benchmark is interrupted: a PostgreSQL cluster, a scratch dir. */
+const cleanups = new Set();
+
+/** Registers `cleanup` (async) to run on Ctrl-C; returns the function that unregisters it. */
+export function onInterrupt(cleanup) {
+  cleanups.add(cleanup);
+  return () => cleanups.delete(cleanup);
+}
+
+/**
+ * On SIGINT or SIGTERM: kill the servers, run the registered cleanups, exit 130. The servers run
+ * in process groups of their own, so a Ctrl-C in the terminal does not reach them by itself.
+ */
+export function stopEverythingOnSignals() {
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, async () => {
+      process.stderr.write(`\n${signal}: stopping the servers…\n`);
+      killAll();
+      await Promise.allSettled([...cleanups].map((cleanup) => cleanup()));
+      process.exit(130);
+    });
+  }
+}
+
 const healthy = async (baseUrl) => (await fetch(`${baseUrl}/healthz`)).status === 200;
 const answering = async (baseUrl) => (await fetch(`${baseUrl}/healthz`)).status > 0;
 
@@ -167,5 +191,13 @@ export async function startPostgres() {
   const harness = await import('../../test/support/postgres.ts');
   const unavailable = harness.postgresUnavailableReason();
   if (unavailable) return { unavailable };
-  return harness.startPostgres();
+  const postgres = await harness.startPostgres();
+  const forget = onInterrupt(() => postgres.stop());
+  return {
+    url: postgres.url,
+    stop: () => {
+      forget();
+      return postgres.stop();
+    },
+  };
 }
