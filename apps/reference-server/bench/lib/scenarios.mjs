@@ -57,7 +57,7 @@ async function probePrism(baseUrl, users) {
 
 /**
  * Starts the servers (those `skip` does not name: prism, postgres, embedded, http-layer) and
- * returns the scenarios: { id, label, server, operation, baseline, run() }, the `notes` to print
+ * returns the scenarios: { id, label, server, operation, run({ warmup }) }, the `notes` to print
  * (what was not measured and why, Prism's probe), and `stop()`.
  *
  * Scenario ids: bare-express:create, http-layer:create|update, embedded:create|update,
@@ -96,7 +96,7 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
     if (update) run('update', () => [updateRequest(update.users)], update.expect);
   };
 
-  /** Starts one server, seeds it, registers its scenarios; a failure to start becomes a note. */
+  /** Starts one server unless skipped; an optional one that fails to start becomes a note. */
   const serve = async (server, label, start, { optional = false } = {}) => {
     if (skip.has(server)) {
       notes.push(`${label}: skipped by BENCH_SKIP`);
@@ -128,7 +128,7 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
         'embedded',
         'embedded (default)',
         async () => {
-          // A fresh directory each run: the server's default embedded engine, whatever it is.
+          // A fresh, empty directory: the server's default embedded engine there, whatever it is.
           const dataDir = join(scratch, 'embedded');
           await mkdir(dataDir);
           return startReferenceServer('reference server, embedded', dataDir);
