@@ -1,0 +1,201 @@
+#!/usr/bin/env node
+// `npm run bench` at the repository root: one table of ratios, every ratio against a baseline
+// measured in the same run, beside the targets of issue 9 with a pass/MISS mark. See README.md.
+import { cpus } from 'node:os';
+import { median } from '../apps/reference-server/bench/lib/load.mjs';
+import {
+  runInterleaved,
+  startHttpScenarios,
+} from '../apps/reference-server/bench/lib/scenarios.mjs';
+import {
+  killAll,
+  prismVersion,
+  stopEverythingOnSignals,
+} from '../apps/reference-server/bench/lib/servers.mjs';
+import { clientScenario } from './client-scenario.mjs';
+
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+const duration = Number(process.env.BENCH_DURATION ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const warmup = Number(process.env.BENCH_WARMUP ?? 1);
+const clientRounds = Number(process.env.BENCH_CLIENT_ROUNDS ?? 5);
+const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
+const log = (line) => process.stderr.write(`  · ${line}\n`);
+
+/** The p99 target is stated at this many connections; at another count it is not judged. */
+const p99Connections = 10;
+
+stopEverythingOnSignals();
+
+const rate = (result) => result.requestsPerSecond;
+const perRun = (a, b, f) => (a && b ? a.map((x, run) => f(x, b[run])) : undefined);
+const times = (value) => `${value.toFixed(2)}×`;
+const spread = (values) =>
+  values.length > 1 ? ` (${times(Math.min(...values))}–${times(Math.max(...values))})` : '';
+
+/**
+ * The cells { target, met } of a target: `value` compared with `limit` by `at` ('≥' or '≤');
+ * n/a when there is no value (a scenario skipped, or measured where the target does not apply).
+ */
+function judge(at, limit, value, { prefix = '', unit = '×' } = {}) {
+  const target = `${prefix}${at} ${limit}${unit}`;
+  if (value === undefined) return { target, met: 'n/a' };
+  const met = at === '≥' ? value >= limit : value <= limit;
+  return { target, met: met ? 'pass' : 'MISS' };
+}
+
+function row(cells) {
+  return `| ${cells.join(' | ')} |`;
+}
+
+async function main() {
+  const started = Date.now();
+  const client = skip.has('client') ? undefined : clientScenario({ rounds: clientRounds });
+  const http = await startHttpScenarios({ connections, duration, skip, log });
+  let samples;
+  try {
+    samples = await runInterleaved([...(client ? [client] : []), ...http.scenarios], {
+      runs,
+      warmup,
+      log,
+    });
+  } finally {
+    await http.stop();
+  }
+
+  const s = (id) => samples.get(id);
+  const rows = [];
+  const ratioCell = (ratios, against) =>
+    ratios ? `${times(median(ratios))} ${against}${spread(ratios)}` : `— (no ${against})`;
+  const serverRow = (id, label, ratio, targets = []) => {
+    const results = s(id);
+    if (!results) return;
+    rows.push([
+      label,
+      Math.round(median(results.map(rate))).toLocaleString('en-US'),
+      String(median(results.map((r) => r.p50))),
+      String(median(results.map((r) => r.p99))),
+      ratio,
+      targets.map((t) => t.target).join('; '),
+      targets.map((t) => t.met).join('; '),
+    ]);
+  };
+  const p99Target = (id) => {
+    const results = s(id);
+    const judged = connections === p99Connections && results;
+    return judge('≤', 15, judged ? median(results.map((r) => r.p99)) : undefined, {
+      prefix: 'p99 ',
+      unit: ' ms',
+    });
+  };
+
+  if (s('client')) {
+    const bareUs = median(s('client').map((r) => r.bare.us));
+    const clientUs = median(s('client').map((r) => r.client.us));
+    const ratios = s('client').map((r) => r.client.us / r.bare.us);
+    const name = s('client')[0].client.name;
+    rows.push([
+      'client: bare openapi-fetch POST (stubbed fetch)',
+      `${Math.round(1e6 / bareUs).toLocaleString('en-US')} calls/s`,
+      '',
+      '',
+      `baseline, ${bareUs.toFixed(1)} µs/call`,
+      '',
+      '',
+    ]);
+    const { target, met } = judge('≤', 1.3, median(ratios));
+    rows.push([
+      `client: ${name}`,
+      `${Math.round(1e6 / clientUs).toLocaleString('en-US')} calls/s`,
+      '',
+      '',
+      `${ratioCell(ratios, 'bare openapi-fetch time/call')}`,
+      target,
+      met,
+    ]);
+  }
+
+  const bare = s('bare-express:create');
+  serverRow('bare-express:create', 'bare Express 5 JSON POST', 'baseline');
+  const httpVsBare = (op) => perRun(s(`http-layer:${op}`), bare, (a, b) => rate(a) / rate(b));
+  serverRow(
+    'http-layer:create',
+    'HTTP layer (Map storage): create',
+    ratioCell(httpVsBare('create'), 'bare Express'),
+    [judge('≥', 0.6, httpVsBare('create') && median(httpVsBare('create')))],
+  );
+  serverRow(
+    'http-layer:update',
+    'HTTP layer (Map storage): update',
+    ratioCell(httpVsBare('update'), 'bare Express POST'),
+  );
+
+  const prism = `Prism ${prismVersion} mock`;
+  serverRow('prism:create', `${prism}: create`, 'baseline');
+  serverRow('prism:update', `${prism}: update`, 'baseline');
+  for (const [server, label, createTarget] of [
+    ['embedded', 'embedded (default)', 1.2],
+    ['postgres', 'PostgreSQL 15', 1.5],
+  ]) {
+    for (const op of ['create', 'update']) {
+      const ratios = perRun(s(`${server}:${op}`), s(`prism:${op}`), (a, b) => rate(a) / rate(b));
+      const targets = [];
+      if (op === 'create') targets.push(judge('≥', createTarget, ratios && median(ratios)));
+      if (server === 'embedded') targets.push(p99Target(`${server}:${op}`));
+      serverRow(`${server}:${op}`, `${label}: ${op}`, ratioCell(ratios, `Prism ${op}`), targets);
+    }
+  }
+
+  const header = [
+    'scenario',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'ratio, median (range)',
+    'target',
+    'met',
+  ];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const numeric = new Set([1, 2, 3]);
+  const pad = (cells) =>
+    cells.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])));
+  console.log(
+    `\nNode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; median of ${runs} ` +
+      `interleaved run(s); ${duration} s per HTTP scenario at ${connections} connections; ` +
+      `client: ${clientRounds} rounds per run. Servers and load generator share the machine.\n`,
+  );
+  console.log(
+    [
+      row(pad(header)),
+      row(widths.map((w, i) => (numeric.has(i) ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w)))),
+      ...rows.map((r) => row(pad(r))),
+    ].join('\n'),
+  );
+
+  console.log('\nStatus mix over all runs:');
+  for (const scenario of http.scenarios) {
+    const mix = {};
+    for (const result of s(scenario.id)) {
+      for (const [status, count] of Object.entries(result.statuses)) {
+        mix[status] = (mix[status] ?? 0) + count;
+      }
+    }
+    const text = Object.entries(mix)
+      .map(([status, count]) => `${status} × ${count.toLocaleString('en-US')}`)
+      .join(', ');
+    console.log(`  ${scenario.label}: ${text}`);
+  }
+  for (const note of http.notes) console.log(`\n${note}`);
+  if (connections !== p99Connections) {
+    console.log(
+      `\nThe p99 target is stated at ${p99Connections} connections: not judged at ${connections}.`,
+    );
+  }
+  console.log(`\nTook ${Math.round((Date.now() - started) / 1000)} s.`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  killAll();
+  process.exitCode = 1;
+});
