@@ -4,6 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../dist/app.js';
 import { createLogger } from '../dist/logger.js';
+import { recognize } from '../dist/storage/recognition.js';
+import { ExistsWithOtherDetailsError } from '../dist/storage/types.js';
 
 const credentials = new Map(
   JSON.parse(process.env.INSTITUTION_CREDENTIALS ?? '[]').map((c) => [c.publicKey, c]),
@@ -32,7 +34,13 @@ const storage = {
   async createOrAddUser(institutionId, details) {
     const existing = users.get(userIdByCard.get(details.ghanaCardNumber));
     if (existing) {
-      members.get(existing.id).add(institutionId);
+      const institutions = members.get(existing.id);
+      const recognition = recognize(
+        { isMember: institutions.has(institutionId), mobileNumber: existing.mobileNumber },
+        details.mobileNumber,
+      );
+      if (recognition === 'refuse') throw new ExistsWithOtherDetailsError();
+      institutions.add(institutionId);
       return { created: false, user: existing };
     }
     const user = stored(details);
