@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey } from 'node:crypto';
 import { assertSecretKey, resolveOptions, type SignatureOptions } from './algorithms.js';
 import { assertMessage } from './encoding.js';
 import type { Signer, SignerRuntime } from './signer.js';
@@ -24,11 +24,13 @@ export const SIGNER_RUNTIME: SignerRuntime = 'node:crypto';
 export function createSigner(secretKey: string, options?: SignatureOptions): Signer {
   const { algorithm, encoding } = resolveOptions(options);
   assertSecretKey(secretKey);
+  // The UTF-8 bytes of the secret, as Web Crypto and `openssl -hmac` use them, prepared once:
+  // a KeyObject spares each HMAC the conversion of the string (measured a few % of a call).
+  const key = createSecretKey(secretKey, 'utf8');
   return (message) => {
     assertMessage(message);
-    // A string key is used as its UTF-8 bytes, as Web Crypto and `openssl -hmac` do; a string
-    // message is encoded natively (faster than TextEncoder first, same bytes: JSON.stringify
-    // output is always well-formed, and lone surrogates become U+FFFD either way).
-    return createHmac(algorithm, secretKey).update(message).digest(encoding);
+    // A string message is encoded natively (faster than TextEncoder first, same bytes:
+    // JSON.stringify output is always well-formed, and lone surrogates become U+FFFD either way).
+    return createHmac(algorithm, key).update(message).digest(encoding);
   };
 }

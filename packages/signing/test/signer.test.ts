@@ -3,6 +3,7 @@
  * published test vectors, the same errors, and the one difference callers rely on (node:crypto
  * answers synchronously, Web Crypto with a Promise).
  */
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as nodeSigner from '../src/signer-node.js';
 import * as webSigner from '../src/signer-web.js';
@@ -30,6 +31,17 @@ describe.each(sides)('createSigner (%s)', (runtime, entry) => {
       expect(await signer(bodyBytes(v))).toBe(v.signature);
     },
   );
+
+  it('encodes a lone surrogate as U+FFFD, as TextEncoder does', async () => {
+    const signer = entry.createSigner(SECRET);
+    expect(await signer('a\ud800b')).toBe(await signer('a\ufffdb'));
+  });
+
+  it('uses the UTF-8 bytes of a non-ASCII secret', async () => {
+    const secret = 'test_secret_Ɔsei_👋🏾';
+    const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update('{}').digest('hex');
+    expect(await entry.createSigner(secret)('{}')).toBe(expected);
+  });
 
   it('checks the secret and the options once, at creation', () => {
     expect(() => entry.createSigner('')).toThrow('secretKey must be a non-empty string');
