@@ -117,7 +117,10 @@ class Call<T> {
       const response = responseOf(value);
       if (isRetryableStatus(response.status)) {
         const delay = delayAfterResponse(response, this.attempt, retry);
-        if (delay !== undefined) return this.wait(delay);
+        if (delay !== undefined) {
+          this.wait(delay);
+          return;
+        }
       }
     }
     this.finish();
@@ -126,7 +129,10 @@ class Call<T> {
 
   private failed(error: UsersClientError): void {
     const { retry } = this.plan;
-    if (this.attempt < retry.retries) return this.wait(backoffDelay(this.attempt, retry));
+    if (this.attempt < retry.retries) {
+      this.wait(backoffDelay(this.attempt, retry));
+      return;
+    }
     this.finish();
     this.reject(error);
   }
