@@ -88,7 +88,7 @@ if (process.env.BENCH_BEFORE) {
   const before = await import(pathToFileURL(resolve(process.env.BENCH_BEFORE, 'index.js')).href);
   const old = before.createUsersClient(options);
   perCall['before: createUser, defaults'] = () => old.createUser(body);
-  perCall['before: createUser, defaults, with a caller signal'] = () =>
+  perCall['before: createUser, defaults, caller signal'] = () =>
     old.createUser(body, { signal: signals.before });
 }
 
@@ -129,8 +129,8 @@ const groups = {
         await resolved();
         clearTimeout(timer);
       },
-      "the client's sendWithRetries": () => oneCall(undefined),
-      "the client's sendWithRetries, with a caller signal": () => oneCall(signals.attempts),
+      "the client's retry loop (sendWithRetries)": () => oneCall(undefined),
+      "the client's retry loop, with a caller signal": () => oneCall(signals.attempts),
     },
     1,
   ],
