@@ -30,7 +30,14 @@ export {
   createSigningMiddleware,
   type SigningMiddlewareOptions,
 } from './signing-middleware.js';
-export { normalizeUser, type User, type UserAccount, type UserKyc } from './user.js';
+export {
+  normalizeUser,
+  type User,
+  type UserAccount,
+  type UserKyc,
+  type UserWithIncome,
+} from './user.js';
+export { toUserInput } from './user-input.js';
 export {
   type CallOptions,
   type CreateUserData,

@@ -44,12 +44,20 @@ export interface User
 }
 
 /**
+ * A {@link User} whose `monthlyIncome` is known: what an update answer gives (the update shape
+ * carries the income), and what `toUserInput` needs, because the request requires it.
+ */
+export type UserWithIncome = User & { monthlyIncome: number };
+
+/**
  * One canonical {@link User} from a create (`UserCreated`) or an update (`UserUpdated`) answer.
  * Each difference is detected per field rather than by guessing the shape once, so an answer
  * that mixes the two (say, a future create that adopts camelCase account keys) still reads
  * correctly. Keys come out in the same order whatever the input, so serialized users compare
- * equal too.
+ * equal too. From an update answer the result is typed {@link UserWithIncome}.
  */
+export function normalizeUser(user: UserUpdated): UserWithIncome;
+export function normalizeUser(user: UserCreated | UserUpdated): User;
 export function normalizeUser(user: UserCreated | UserUpdated): User {
   return {
     id: user.id,

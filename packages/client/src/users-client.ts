@@ -8,11 +8,12 @@
 import type { SignatureOptions } from '@institution-api/signing';
 import type { paths, UserCreated, UserInput, UserUpdated } from '@institution-api/types';
 import createClient, { type Client } from 'openapi-fetch';
+import { sendWithRetries } from './attempts.js';
 import { type ClientError, isRecord, toHttpProblem, UsersClientError } from './errors.js';
 import { createResilientFetch, type FetchLike } from './resilient-fetch.js';
 import { type RetryOptions, resolveRetry } from './retry-policy.js';
-import { createSigningMiddleware } from './signing-middleware.js';
-import { normalizeUser, type User } from './user.js';
+import { createAuthorize, signingMiddleware } from './signing-middleware.js';
+import { normalizeUser, type User, type UserWithIncome } from './user.js';
 
 /** Settings of {@link createUsersClient}. */
 export interface UsersClientOptions {
@@ -22,7 +23,11 @@ export interface UsersClientOptions {
   publicKey: string;
   /** The institution's secret key; only feeds the HMAC, never sent or logged. */
   secretKey: string;
-  /** The `fetch` to send with; defaults to `globalThis.fetch`. Inject one for tests or proxies. */
+  /**
+   * The `fetch` to send with; defaults to `globalThis.fetch`. Inject one for tests or proxies.
+   * It is called as `fetch(request, { signal })`, like the standard `fetch`: honour `signal`,
+   * which ends the attempt (timeout or the caller's abort).
+   */
   fetch?: FetchLike;
   /** Hash and encoding of the signature; must match the service (default SHA-256, hex). */
   signature?: SignatureOptions;
@@ -68,8 +73,8 @@ export interface CreateUserData {
 
 /** The answer to `updateUser`. */
 export interface UpdateUserData {
-  /** The user in the canonical shape. */
-  user: User;
+  /** The user in the canonical shape; the update shape carries `monthlyIncome`. */
+  user: UserWithIncome;
   /** The body exactly as received, in the update shape. */
   raw: UserUpdated;
 }
@@ -99,8 +104,18 @@ export interface UsersClient {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
- * Creates a users client. Options are checked here, so a bad key, URL, timeout or retry
- * setting throws at start-up (with a message that never contains the secret).
+ * What one of the two operations hands to openapi-fetch: the serialized body, the caller's
+ * extra headers, and the `fetch` of the current attempt (which adds `Authorization`).
+ */
+type Send = (
+  text: string,
+  headers: Record<string, string> | undefined,
+  fetch: (request: Request) => Promise<Response>,
+) => Promise<{ data?: string; error?: unknown; response: Response }>;
+
+/**
+ * Creates a users client. Options are checked here, so a bad key, URL, header, timeout or
+ * retry setting throws at start-up (with a message that never contains the secret).
  */
 export function createUsersClient(options: UsersClientOptions): UsersClient {
   const { baseUrl, publicKey, secretKey, signature, headers } = options;
@@ -110,78 +125,123 @@ export function createUsersClient(options: UsersClientOptions): UsersClient {
     throw new RangeError('timeoutMs must be a positive integer number of milliseconds');
   }
   if (!URL.canParse(baseUrl)) throw new TypeError('baseUrl must be an absolute URL');
-  const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  if (headers !== undefined) new Headers(headers); // throws for a name or value HTTP refuses
+  const fetch: FetchLike = options.fetch ?? ((request, init) => globalThis.fetch(request, init));
+  const retry = resolveRetry(options.retry);
+  const authorize = createAuthorize({ publicKey, secretKey, signature });
+
   const raw = createClient<paths>({
     baseUrl,
     headers,
-    fetch: createResilientFetch({
-      fetch: baseFetch,
-      timeoutMs,
-      retry: resolveRetry(options.retry),
-    }),
+    fetch: createResilientFetch({ fetch, timeoutMs, retry }),
   });
-  raw.use(createSigningMiddleware({ publicKey, secretKey, signature }));
+  raw.use(signingMiddleware(authorize));
+  // The two operations serialize and sign the body themselves, before openapi-fetch builds the
+  // one Request that carries it, so nothing reads the body back: openapi-fetch passes it as is.
+  const direct = createClient<paths>({
+    baseUrl,
+    headers,
+    bodySerializer: (text) => text,
+    querySerializer: () => '', // neither operation has a query
+  });
+
+  /**
+   * Serializes and signs once, then runs the attempts: each is one openapi-fetch call that
+   * builds one Request with these very bytes and headers and reads the whole answer (so the
+   * attempt's timeout covers the body too).
+   */
+  async function call<T>(
+    body: UserInput,
+    init: CallOptions | undefined,
+    send: Send,
+    read: (value: Record<string, unknown>, response: Response) => T,
+  ): Promise<UsersClientResult<T>> {
+    const text = JSON.stringify(body);
+    if (typeof text !== 'string') throw new TypeError('body is not JSON-serializable');
+    const extra = init?.headers;
+    // A header name or value HTTP refuses is a programming error: throw it now, not inside an
+    // attempt, where it would read as a network failure.
+    if (extra !== undefined) new Headers(extra);
+    const signed = authorize(text);
+    const authorization = typeof signed === 'string' ? signed : await signed;
+    let result: Awaited<ReturnType<Send>>;
+    try {
+      result = await sendWithRetries({
+        send: (signal) =>
+          send(text, extra, (request) => {
+            // Set on the one Request openapi-fetch built (its headers are mutable), last, so it
+            // replaces any Authorization a caller passed.
+            request.headers.set('Authorization', authorization);
+            return fetch(request, { signal });
+          }),
+        responseOf,
+        timeoutMs,
+        retry,
+        caller: init?.signal,
+      });
+    } catch (error) {
+      if (error instanceof UsersClientError) return { error, response: undefined };
+      throw error;
+    }
+    return settle(result, read);
+  }
+
+  const postUser: Send = (text, headers, fetch) =>
+    direct.POST('/api/v1/external/users', { body: text as never, headers, fetch, parseAs: 'text' });
 
   return {
     raw,
     createUser(body, init) {
-      return settle(
-        raw.POST('/api/v1/external/users', { body: writable(body), parseAs: 'text', ...init }),
-        (value: UserCreated, response) => ({
-          user: normalizeUser(value),
-          created: response.status === 201,
-          raw: value,
-        }),
-      );
+      return call(body, init, postUser, readCreated);
     },
     updateUser(id, body, init) {
-      return settle(
-        raw.PUT('/api/v1/external/users/{id}', {
-          params: { path: { id } },
-          body: writable(body),
-          parseAs: 'text',
-          ...init,
-        }),
-        (value: UserUpdated) => ({ user: normalizeUser(value), raw: value }),
+      return call(
+        body,
+        init,
+        (text, headers, fetch) =>
+          direct.PUT('/api/v1/external/users/{id}', {
+            params: { path: { id } },
+            body: text as never,
+            headers,
+            fetch,
+            parseAs: 'text',
+          }),
+        readUpdated,
       );
     },
   };
 }
 
+function readCreated(value: Record<string, unknown>, response: Response): CreateUserData {
+  const raw = value as unknown as UserCreated;
+  return { user: normalizeUser(raw), created: response.status === 201, raw };
+}
+
+function readUpdated(value: Record<string, unknown>): UpdateUserData {
+  const raw = value as unknown as UserUpdated;
+  return { user: normalizeUser(raw), raw };
+}
+
+function responseOf(value: { response: Response }): Response {
+  return value.response;
+}
+
 /**
- * Turns an openapi-fetch call into a {@link UsersClientResult}. The success body is parsed
- * here (openapi-fetch is asked for text) so that a `2xx` whose body is not JSON becomes an
- * `invalid-response` error instead of a `SyntaxError`.
+ * Turns the final openapi-fetch answer into a {@link UsersClientResult}. The success body is
+ * parsed here (openapi-fetch is asked for text) so that a `2xx` whose body is not JSON becomes
+ * an `invalid-response` error instead of a `SyntaxError`.
  */
-async function settle<Body, T>(
-  call: Promise<{ data?: string; error?: unknown; response: Response }>,
-  read: (body: Body, response: Response) => T,
-): Promise<UsersClientResult<T>> {
-  let result: Awaited<typeof call>;
-  try {
-    result = await call;
-  } catch (error) {
-    if (error instanceof UsersClientError) return { error, response: undefined };
-    throw error;
-  }
-  const { data, error, response } = result;
+function settle<T>(
+  { data, error, response }: Awaited<ReturnType<Send>>,
+  read: (value: Record<string, unknown>, response: Response) => T,
+): UsersClientResult<T> {
   if (!response.ok) return { error: toHttpProblem(error, response), response };
   const body = parseJson(data);
   if (!isRecord(body)) {
     const message = `The service answered ${response.status} without a JSON object body`;
     return { error: new UsersClientError('invalid-response', message), response };
   }
-  return { data: read(body as Body, response), response };
-}
-
-/**
- * openapi-fetch 0.17 types request bodies with `Writable<T>`, which drops keys whose type is
- * only `null` (`NonNullable<null>` is `never`, which it mistakes for a read-only marker), so the
- * "no account" variant of `UserInput` (`accountType: null`) is refused although it is valid
- * (openapi-ts/openapi-typescript#2717). The public methods keep the exact `UserInput` type.
- */
-function writable(body: UserInput): never {
-  return body as never;
+  return { data: read(body, response), response };
 }
 
 function parseJson(text: string | undefined): unknown {

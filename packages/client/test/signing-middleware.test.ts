@@ -15,6 +15,9 @@ async function run(request: Request, query?: Record<string, unknown>): Promise<R
     id: 'test',
     options: {} as MiddlewareCallbackParams['options'],
   });
+  // A request with a body comes back as a new Request carrying the bytes that were read and
+  // signed; one without keeps its Request, which gets the header.
+  if (result === undefined && request.body === null) return request;
   if (!(result instanceof Request)) throw new Error('expected a Request');
   return result;
 }

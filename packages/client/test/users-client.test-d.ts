@@ -10,6 +10,7 @@ import {
   type UserAccount,
   type UserInput,
   type UsersClientErrorKind,
+  type UserWithIncome,
 } from '../src/index.js';
 
 const users = createUsersClient({ baseUrl: 'https://x.test', publicKey: 'pk', secretKey: 'sk' });
@@ -116,7 +117,7 @@ describe('results', () => {
     }
     const updated = await users.updateUser(id, required);
     if (updated.data) {
-      expectTypeOf(updated.data.user).toEqualTypeOf<User>();
+      expectTypeOf(updated.data.user).toEqualTypeOf<UserWithIncome>();
       expectTypeOf(updated.data.raw.image).toEqualTypeOf<string | null>();
       expectTypeOf(updated.data).not.toHaveProperty('created');
     }

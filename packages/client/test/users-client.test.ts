@@ -1,5 +1,5 @@
 import { parseAuthorization, verify } from '@institution-api/signing';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UsersClientError } from '../src/errors.js';
 import { normalizeUser } from '../src/user.js';
 import { createUsersClient, type UsersClientOptions } from '../src/users-client.js';
@@ -207,6 +207,95 @@ describe('raw', () => {
   });
 });
 
+describe('the cost of a call (issue "Performance", the client at the floor)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** Counts the Requests constructed while `action` runs (openapi-fetch reads the global). */
+  async function countRequests(action: (options: Partial<UsersClientOptions>) => Promise<unknown>) {
+    const Original = globalThis.Request;
+    let count = 0;
+    globalThis.Request = class CountedRequest extends Original {
+      constructor(...args: ConstructorParameters<typeof Request>) {
+        super(...args);
+        count++;
+      }
+    };
+    try {
+      await action({});
+    } finally {
+      globalThis.Request = Original;
+    }
+    return count;
+  }
+
+  it('builds one Request per attempt: the body is signed before it is built, never read back', async () => {
+    const created = await countRequests(async () => {
+      const { fetch } = recordingFetch(json(201, userCreatedNew()));
+      const { error } = await client(fetch, { retry: undefined }).createUser(momoAccountUser());
+      expect(error).toBeUndefined();
+    });
+    expect(created).toBe(1);
+    const retried = await countRequests(async () => {
+      const { fetch, sent } = recordingFetch(
+        json(503, validationProblem()),
+        json(200, userUpdated()),
+      );
+      const users = client(fetch, { retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+      const { error } = await users.updateUser(USER_ID, momoAccountUser());
+      expect(error).toBeUndefined();
+      expect(sent).toHaveLength(2);
+    });
+    expect(retried).toBe(2);
+  });
+
+  it('passes the attempt signal to fetch in init, not on the Request', async () => {
+    const { fetch, sent } = recordingFetch(json(201, userCreatedNew()));
+    const caller = new AbortController();
+    await client(fetch).createUser(momoAccountUser(), { signal: caller.signal });
+    expect(sent[0]?.signal).toBeInstanceOf(AbortSignal);
+    expect(sent[0]?.signal).not.toBe(caller.signal);
+    expect(sent[0]?.signal?.aborted).toBe(false);
+  });
+
+  it('allocates no AbortSignal.timeout or AbortSignal.any, with or without a caller signal', async () => {
+    const timeout = vi.spyOn(AbortSignal, 'timeout');
+    const any = vi.spyOn(AbortSignal, 'any');
+    const { fetch } = recordingFetch(json(201, userCreatedNew()));
+    const users = client(fetch, { retry: undefined });
+    await users.createUser(momoAccountUser());
+    await users.createUser(momoAccountUser(), { signal: new AbortController().signal });
+    expect(timeout).not.toHaveBeenCalled();
+    expect(any).not.toHaveBeenCalled();
+  });
+
+  it('signs with node:crypto on Node, synchronously: no Web Crypto call', async () => {
+    const subtle = vi.spyOn(globalThis.crypto.subtle, 'sign');
+    const { fetch, sent } = recordingFetch(json(201, userCreatedNew()));
+    await client(fetch).createUser(momoAccountUser());
+    expect(subtle).not.toHaveBeenCalled();
+    const header = parseAuthorization(sent[0]?.headers.get('authorization'));
+    expect(await verify(sent[0]?.bytes ?? '', header?.signature ?? '', CREDENTIALS.secretKey)).toBe(
+      true,
+    );
+  });
+
+  it('still ends an attempt on time when the injected fetch ignores the signal', async () => {
+    const users = client(() => new Promise<never>(() => {}), { timeoutMs: 50 });
+    const { error } = await users.createUser(momoAccountUser());
+    expect(error?.kind).toBe('timeout');
+  });
+
+  it('refuses a per-call header HTTP cannot carry as the programming error it is', async () => {
+    const { fetch, sent } = recordingFetch(json(201, userCreatedNew()));
+    await expect(
+      client(fetch).createUser(momoAccountUser(), { headers: { 'X-Bad': 'line\nbreak' } }),
+    ).rejects.toThrow(TypeError);
+    expect(sent).toHaveLength(0);
+  });
+});
+
 describe('createUsersClient options', () => {
   const base = { baseUrl: BASE_URL, ...CREDENTIALS };
 
@@ -219,6 +308,8 @@ describe('createUsersClient options', () => {
     [{ timeoutMs: 1.5 }, /timeoutMs/],
     [{ retry: { retries: -1 } }, /retry\.retries/],
     [{ retry: { baseDelayMs: Number.NaN } }, /retry\.baseDelayMs/],
+    [{ signature: { algorithm: 'md5' as 'sha256' } }, /algorithm/],
+    [{ headers: { 'Bad Header': 'x' } }, /header/i],
   ])('rejects %o at creation', (bad, message) => {
     expect(() => createUsersClient({ ...base, ...bad })).toThrow(message);
   });

@@ -6,40 +6,44 @@
 import { createHmac } from 'node:crypto';
 import { test } from 'vitest';
 import { signSync } from '../src/node.js';
+import { createSigner as createNodeSigner } from '../src/signer-node.js';
+import { createSigner as createWebSigner } from '../src/signer-web.js';
 import { clearKeyCache, sign } from '../src/web-crypto.js';
 
 const SECRET = 'test_secret_0123456789abcdef';
 
+/** A full create/update body of the interface (section 2.1): a BANK account, KYC, images. */
 const user = {
-  email: 'ama.mensah@example.com',
-  firstName: 'Ama',
-  lastName: 'Mensah',
-  preferredName: 'Adjoa Ménsah',
-  phoneNumber: '+233201234567',
-  role: 'student',
-  externalId: 'STU-2024-00042',
-  dateOfBirth: '2004-03-17',
-  address: {
-    line1: 'House No. 12, Ɔsei Tutu II Avenue',
-    line2: 'Adum',
-    city: 'Kumasi',
-    region: 'Ashanti',
-    country: 'GH',
-    postalCode: 'AK-039-5028',
+  email: 'adjoa.mensah-osei@example.com',
+  firstName: 'Adjoa',
+  lastName: 'Ménsah-Ɔsei',
+  otherName: 'Ɛfua Serwaa',
+  gender: 'female',
+  dateOfBirth: '1990-05-17',
+  mobileNumber: '+233241234567',
+  ghanaCardNumber: 'GHA-123456789-0',
+  monthlyIncome: 3200.75,
+  isGhanaCardVerified: true,
+  image:
+    'https://cdn.example.com/institutions/kumasi-savings-group/users/adjoa-mensah-osei/profile-2026-11-21.jpg',
+  ghanaCardImage:
+    'https://cdn.example.com/institutions/kumasi-savings-group/users/adjoa-mensah-osei/ghana-card-front-2026-11-21.jpg',
+  accountType: 'BANK',
+  accountNumber: '1021130012345678',
+  accountName: 'Adjoa Ménsah-Ɔsei',
+  bankName: 'GCB Bank, Adum Branch',
+  kyc: {
+    occupation: 'Kente weaver and cloth trader',
+    address:
+      'House No. 12, Ɔsei Tutu II Avenue, Adum, Kumasi, Ashanti Region, Ghana; near the Kejetia market entrance, opposite the old fire station',
+    validFrom: '2021-01-01',
+    validTo: '2031-01-01',
+    refNumber: 'KYC-2026-000042',
   },
-  programme: { code: 'BSC-CS', name: 'BSc Computer Science', startYear: 2023, level: 200 },
-  groups: ['students', 'cs-200', 'library', 'sports-athletics', 'hall-unity'],
-  emergencyContact: { name: 'Ɛfua Mensah', relationship: 'mother', phoneNumber: '+233241234567' },
-  preferences: { language: 'tw', newsletter: true, notifications: ['email', 'sms'] },
-  notes:
-    'Transferred from the Accra campus; library card reissued. Prefers correspondence in Twi or English.',
-  createdBy: 'registrar@example.com',
-  previousInstitutions: [
-    { name: 'Prempeh College', country: 'GH', from: 2017, to: 2020 },
-    { name: 'Opoku Ware Senior High School', country: 'GH', from: 2020, to: 2022 },
-  ],
 };
 const body = JSON.stringify(user);
+const nodeSigner = createNodeSigner(SECRET);
+const webSigner = createWebSigner(SECRET);
 const rawKey = await crypto.subtle.importKey(
   'raw',
   new TextEncoder().encode(SECRET),
@@ -60,6 +64,9 @@ test(`sign a ${bytes}-byte user body`, async ({ bench }) => {
     bench('node signSync sha256 hex', () => {
       signSync(body, SECRET);
     }),
+    bench('signer entry, node condition: createSigner(...)(body) sha256 hex', () => {
+      nodeSigner(body);
+    }),
     bench('node signSync sha512 hex', () => {
       signSync(body, SECRET, { algorithm: 'sha512' });
     }),
@@ -68,6 +75,9 @@ test(`sign a ${bytes}-byte user body`, async ({ bench }) => {
     }),
     bench('Web Crypto sign sha256 hex (cached key)', async () => {
       await sign(body, SECRET);
+    }),
+    bench('signer entry, default condition (Web Crypto): createSigner(...)(body)', async () => {
+      await webSigner(body);
     }),
     bench('Web Crypto sign sha256 hex (key imported each call)', async () => {
       clearKeyCache();

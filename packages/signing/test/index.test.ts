@@ -79,6 +79,42 @@ describe('Web Crypto entry point (src/index.ts)', () => {
   });
 });
 
+describe("the signer entry point's Web Crypto side (src/signer-web.ts)", () => {
+  const graph = moduleGraph('signer-web.ts');
+
+  it('reaches the expected modules (so the scan below is not vacuous)', () => {
+    expect([...graph.keys()].sort()).toEqual([
+      'algorithms.ts',
+      'encoding.ts',
+      'json.ts',
+      'signer-web.ts',
+      'signer.ts',
+      'web-crypto.ts',
+    ]);
+  });
+
+  it('imports nothing but its own relative modules and uses no Node-only globals', () => {
+    for (const [file, source] of graph) {
+      for (const specifier of specifiers(source)) {
+        expect(specifier, `${file} imports ${specifier}`).toMatch(/^\.\/[\w-]+\.js$/);
+      }
+      const code = source.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+      expect(code, file).not.toMatch(/\b(?:Buffer|process|require|__dirname|setImmediate)\b/);
+    }
+  });
+});
+
+describe('package.json exports of ./signer', () => {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+  it('resolve node:crypto under the node condition and Web Crypto everywhere else', () => {
+    expect(manifest.exports['./signer']).toEqual({
+      node: { types: './dist/signer-node.d.ts', default: './dist/signer-node.js' },
+      default: { types: './dist/signer-web.d.ts', default: './dist/signer-web.js' },
+    });
+  });
+});
+
 describe('node entry point (src/node.ts)', () => {
   it('exports the sync functions and the shared helpers', () => {
     expect(Object.keys(nodeEntry).sort()).toEqual([

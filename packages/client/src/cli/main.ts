@@ -7,15 +7,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import {
-  formatAuthorization,
-  type SignatureAlgorithm,
-  type SignatureEncoding,
-  sign,
-} from '@institution-api/signing';
+import type { SignatureAlgorithm, SignatureEncoding } from '@institution-api/signing';
 import type { UserInput } from '@institution-api/types';
+import type { UsersClientError } from '../errors.js';
 import type { FetchLike } from '../resilient-fetch.js';
+import { createAuthorize } from '../signing-middleware.js';
+import type { User } from '../user.js';
 import { createUsersClient, type UsersClientResult } from '../users-client.js';
+import { parseJsonFile } from './json-file.js';
 
 /** Exit codes: success, an HTTP error answer, and everything else (usage, files, network). */
 export const EXIT = Object.freeze({ ok: 0, http: 1, usage: 2 });
@@ -52,9 +51,19 @@ byte for byte, e.g. curl --data-binary @file.json. create and update send the pa
 re-serialized with JSON.stringify, signed over those bytes.
 They print the user as JSON in one canonical shape; an HTTP error prints the service's
 problem details as JSON and exits 1; usage, file and network errors exit 2.
+In a project that installed the client, or in the toolkit's repository, run it through npm:
+npx institution-api --help.
 `;
 
-class UsageError extends Error {}
+/** A wrong command line; `showUsage` prints the whole usage after the message. */
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly showUsage = false,
+  ) {
+    super(message);
+  }
+}
 
 /** Runs one command line and resolves to its exit code; it never rejects. */
 export async function main(args: string[], io: CliIo): Promise<number> {
@@ -64,8 +73,11 @@ export async function main(args: string[], io: CliIo): Promise<number> {
     // Messages of the signing package and the client name the bad setting, never its value,
     // so printing them cannot leak the secret.
     const message = error instanceof Error ? error.message : String(error);
-    const hint = error instanceof UsageError ? '\nRun institution-api --help for usage.' : '';
-    io.stderr(`institution-api: ${message}${hint}\n`);
+    let hint = '';
+    if (error instanceof UsageError) {
+      hint = error.showUsage ? `\n${USAGE}` : 'Run institution-api --help for usage.\n';
+    }
+    io.stderr(`institution-api: ${message}\n${hint}`);
     return EXIT.usage;
   }
 }
@@ -82,7 +94,10 @@ async function run(args: string[], io: CliIo): Promise<number> {
   };
   const [command, ...operands] = positionals;
   const expected = { sign: 1, create: 1, update: 2 }[command ?? ''];
-  if (expected === undefined) throw new UsageError('expected a command: sign, create or update');
+  if (expected === undefined) {
+    const what = command === undefined ? 'no command given' : `unknown command '${command}'`;
+    throw new UsageError(`${what}: expected sign, create or update`, true);
+  }
   if (operands.length !== expected) {
     throw new UsageError(
       `${command} expects ${command === 'update' ? '<id> <file.json>' : '<file.json>'}`,
@@ -90,36 +105,60 @@ async function run(args: string[], io: CliIo): Promise<number> {
   }
   const publicKey = requiredEnv(io.env, 'INSTITUTION_PUBLIC_KEY');
   const secretKey = requiredEnv(io.env, 'INSTITUTION_SECRET_KEY');
-  const file = await read(operands.at(-1) ?? '');
+  const path = operands.at(-1) ?? '';
+  const file = await read(path);
 
   if (command === 'sign') {
-    const mac = await sign(file, secretKey, signature);
-    io.stdout(`${formatAuthorization(publicKey, mac)}\n`);
+    const authorization = createAuthorize({ publicKey, secretKey, signature })(file);
+    io.stdout(`${await authorization}\n`);
     return EXIT.ok;
   }
 
-  const body = parseJson(file) as UserInput;
+  const body = parseJsonFile(file, path) as UserInput;
+  const baseUrl = io.env.INSTITUTION_API_URL || DEFAULT_API_URL;
   const client = createUsersClient({
-    baseUrl: io.env.INSTITUTION_API_URL || DEFAULT_API_URL,
+    baseUrl,
     publicKey,
     secretKey,
     signature,
     ...(io.fetch ? { fetch: io.fetch } : {}),
   });
+  const id = operands[0] ?? '';
+  const target = `${baseUrl.replace(/\/+$/, '')}/api/v1/external/users${
+    command === 'update' ? `/${encodeURIComponent(id)}` : ''
+  }`;
   const result =
-    command === 'create'
-      ? await client.createUser(body)
-      : await client.updateUser(operands[0] ?? '', body);
-  return report(result, io);
+    command === 'create' ? await client.createUser(body) : await client.updateUser(id, body);
+  return report(result, io, { target, baseUrl, sentIncome: body?.monthlyIncome });
 }
 
-function report(result: UsersClientResult<{ user: unknown; created?: boolean }>, io: CliIo) {
+/** What `report` says about the request, beyond its result. */
+interface Sent {
+  /** The URL the request went to. */
+  target: string;
+  /** The service's address, to tell a local reference server from a remote service. */
+  baseUrl: string;
+  /** The monthlyIncome in the file. */
+  sentIncome: unknown;
+}
+
+function report(
+  result: UsersClientResult<{ user: User; created?: boolean }>,
+  io: CliIo,
+  sent: Sent,
+): number {
   const { data, error } = result;
   if (data) {
-    if (data.created !== undefined) {
+    if (data.created === true) io.stderr('Created a new user.\n');
+    if (data.created === false) {
       io.stderr(
-        data.created ? 'Created a new user.\n' : 'The user existed; added to this institution.\n',
+        'A user with this Ghana Card number already existed; it now belongs to your ' +
+          'institution (or already did). Shown below are its stored details, which this ' +
+          'create did not change (update changes them).\n',
       );
+    }
+    if (data.created !== undefined && data.user.monthlyIncome === null) {
+      io.stderr(incomeNote(data.created, sent.sentIncome));
     }
     io.stdout(`${JSON.stringify(data.user, null, 2)}\n`);
     return EXIT.ok;
@@ -129,8 +168,53 @@ function report(result: UsersClientResult<{ user: unknown; created?: boolean }>,
     io.stdout(`${JSON.stringify(problem, null, 2)}\n`);
     return EXIT.http;
   }
-  io.stderr(`institution-api: ${error.kind} error: ${error.message}\n`);
+  io.stderr(`institution-api: ${failureMessage(error, sent)}\n`);
   return EXIT.usage;
+}
+
+/**
+ * The create answer has no monthlyIncome (section 2.3 of the interface document), so the
+ * printed user shows null, which would read like data loss without a word.
+ */
+function incomeNote(created: boolean, sentIncome: unknown): string {
+  const stored = created
+    ? `the service stored the ${typeof sentIncome === 'number' ? `${sentIncome} ` : ''}you sent`
+    : 'the stored income may differ from the one in your file';
+  return `Note: "monthlyIncome" is null below because the create answer does not carry it (the update answer does); ${stored}.\n`;
+}
+
+/** What a failed system call code means, in words. */
+const SYSTEM_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+/** A network failure or timeout, naming the URL, the cause and what to try. */
+function failureMessage(error: UsersClientError, { target, baseUrl }: Sent): string {
+  const local = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/|$)/i.test(baseUrl);
+  const hint = local
+    ? "Is the reference server running? Start it with `npm start` in the toolkit's repository, or set INSTITUTION_API_URL to the service's address."
+    : 'Check INSTITUTION_API_URL and your network.';
+  if (error.kind === 'network') {
+    const code = systemCode(error.cause);
+    const why =
+      code === undefined ? error.message : `${SYSTEM_ERRORS[code] ?? 'request failed'} (${code})`;
+    return `cannot reach ${target}: ${why}.\n${hint}`;
+  }
+  if (error.kind === 'timeout')
+    return `no complete answer from ${target}: ${error.message}.\n${hint}`;
+  return `${error.kind} error from ${target}: ${error.message}`;
+}
+
+/** Node's fetch reports "fetch failed"; the system error code is on its cause. */
+function systemCode(error: unknown): string | undefined {
+  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 function parse(args: string[]) {
@@ -169,13 +253,5 @@ async function read(path: string): Promise<Uint8Array> {
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     throw new UsageError(`cannot read ${path}${typeof code === 'string' ? ` (${code})` : ''}`);
-  }
-}
-
-function parseJson(bytes: Uint8Array): unknown {
-  try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch {
-    throw new UsageError('the file is not valid UTF-8 JSON');
   }
 }

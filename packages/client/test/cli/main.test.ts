@@ -109,11 +109,27 @@ describe('institution-api create and update', () => {
     expect(await verify(request?.body ?? '', signature, CREDENTIALS.secretKey)).toBe(true);
   });
 
-  it('create says when the user already existed', async () => {
+  it('create says why monthlyIncome prints as null, and that the income sent was stored', async () => {
+    answer = () => [201, userCreatedNew()];
+    const { stdout, stderr } = await cli(['create', userFile], env());
+    expect(JSON.parse(stdout).monthlyIncome).toBeNull();
+    expect(stderr).toContain(
+      'Note: "monthlyIncome" is null below because the create answer does not carry it ' +
+        '(the update answer does); the service stored the 2500.5 you sent.',
+    );
+  });
+
+  it('create says what a 200 means: the user existed, belongs to you, with its stored details', async () => {
     answer = () => [200, userCreatedNew()];
     const { code, stderr } = await cli(['create', userFile], env());
     expect(code).toBe(EXIT.ok);
-    expect(stderr).toMatch(/existed/);
+    expect(stderr).toContain(
+      'A user with this Ghana Card number already existed; it now belongs to your institution ' +
+        '(or already did). Shown below are its stored details, which this create did not ' +
+        'change (update changes them).',
+    );
+    expect(stderr).toContain('the stored income may differ from the one in your file');
+    expect(stderr).not.toMatch(/added to this institution/);
   });
 
   it('update PUTs to the id and prints the normalized user', async () => {
@@ -132,20 +148,47 @@ describe('institution-api create and update', () => {
     expect(JSON.parse(stdout)).toEqual(validationProblem());
   });
 
-  it('exits 2 when the service cannot be reached', async () => {
+  it('exits 2 when the service cannot be reached, naming the URL, the cause and npm start', async () => {
     const closed = await startServer(() => {});
     const url = closed.url;
     await closed.close();
-    const { code, stderr } = await cli(['create', userFile], { ...ENV, INSTITUTION_API_URL: url });
+    const { code, stdout, stderr } = await cli(['update', USER_ID, userFile], {
+      ...ENV,
+      INSTITUTION_API_URL: url,
+    });
     expect(code).toBe(EXIT.usage);
-    expect(stderr).toMatch(/network error.*ECONNREFUSED/);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      `institution-api: cannot reach ${url}/api/v1/external/users/${USER_ID}: ` +
+        'connection refused (ECONNREFUSED).\n' +
+        "Is the reference server running? Start it with `npm start` in the toolkit's " +
+        "repository, or set INSTITUTION_API_URL to the service's address.\n",
+    );
   });
+
+  it('does not suggest npm start for a service that is not local', async () => {
+    const { stderr } = await cli(['create', userFile], {
+      ...ENV,
+      INSTITUTION_API_URL: 'http://institution.invalid',
+    });
+    expect(stderr).toMatch(
+      /^institution-api: cannot reach http:\/\/institution\.invalid\/api\/v1\/external\/users: host (name lookup failed|not found) \((EAI_AGAIN|ENOTFOUND)\)\.\nCheck INSTITUTION_API_URL and your network\.\n$/,
+    );
+  }, 30_000);
 });
 
 describe('usage errors exit 2 with a message', () => {
   it.each([
-    [[], /expected a command/],
-    [['frobnicate', 'x.json'], /expected a command/],
+    [[], 'no command given'],
+    [['frobnicate', 'x.json'], "unknown command 'frobnicate'"],
+  ])('%j prints what is wrong, then the usage', async (args, what) => {
+    const { code, stderr, stdout } = await cli(args);
+    expect(code).toBe(EXIT.usage);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(`institution-api: ${what}: expected sign, create or update\n\n${USAGE}`);
+  });
+
+  it.each([
     [['sign'], /sign expects <file.json>/],
     [['update', 'x.json'], /update expects <id> <file.json>/],
     [['sign', '--algorithm', 'md5', 'x.json'], /--algorithm must be one of sha256, sha512/],
@@ -167,12 +210,33 @@ describe('usage errors exit 2 with a message', () => {
     expect(stderr).toMatch(/INSTITUTION_SECRET_KEY is not set/);
   });
 
-  it('refuses a file that is not JSON for create', async () => {
+  it('refuses a file that is not JSON for create, with the line and column', async () => {
     const bad = join(dir, 'bad.json');
-    await writeFile(bad, '{"email": ');
+    await writeFile(bad, '{\n  "email": "ama@example.com",\n  "firstName": Ama\n}\n');
     const { code, stderr } = await cli(['create', bad]);
     expect(code).toBe(EXIT.usage);
-    expect(stderr).toMatch(/not valid UTF-8 JSON/);
+    expect(stderr).toBe(
+      `institution-api: ${bad} is not valid JSON: line 3, column 16: Unexpected token 'A'\n`,
+    );
+  });
+
+  it('refuses a file that is not UTF-8 for update, with the line, column and byte', async () => {
+    const latin1 = join(dir, 'latin1.json');
+    // "Ménsah" saved as Latin-1: é is the single byte 0xE9.
+    await writeFile(
+      latin1,
+      Buffer.concat([
+        Buffer.from('{\n  "lastName": "M'),
+        Buffer.from([0xe9]),
+        Buffer.from('nsah"\n}'),
+      ]),
+    );
+    const { code, stderr } = await cli(['update', USER_ID, latin1]);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toBe(
+      `institution-api: ${latin1} is not valid UTF-8: byte 0xE9 at line 2, column 17 ` +
+        '(byte offset 18) is not UTF-8; save the file as UTF-8\n',
+    );
   });
 
   it('reports a bad public key without echoing the secret', async () => {

@@ -10,11 +10,13 @@ export interface SentRequest {
   bytes: Uint8Array;
   /** The same bytes as UTF-8 text. */
   text: string;
+  /** The attempt's signal, passed in `init` as to the standard `fetch`. */
+  signal: AbortSignal | undefined;
 }
 
 export function recordingFetch(...answers: (() => Response)[]) {
   const sent: SentRequest[] = [];
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (request: Request, init?: { signal?: AbortSignal }): Promise<Response> => {
     const bytes = new Uint8Array(await request.arrayBuffer());
     sent.push({
       method: request.method,
@@ -22,6 +24,7 @@ export function recordingFetch(...answers: (() => Response)[]) {
       headers: request.headers,
       bytes,
       text: new TextDecoder().decode(bytes),
+      signal: init?.signal,
     });
     const answer = answers[Math.min(sent.length, answers.length) - 1];
     if (answer === undefined) throw new Error('recordingFetch: no answer queued');

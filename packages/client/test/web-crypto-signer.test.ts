@@ -1,0 +1,77 @@
+/**
+ * The client on a runtime without the `node` export condition (browsers, edge workers), where
+ * `@institution-api/signing/signer` resolves to its Web Crypto side and signatures arrive as
+ * Promises. Vitest resolves the `node` side, so this file swaps in the published Web Crypto
+ * module (the `default` condition's file) to keep that path tested.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseAuthorization, verify } from '@institution-api/signing';
+import type { MiddlewareCallbackParams } from 'openapi-fetch';
+import { describe, expect, it, vi } from 'vitest';
+import { createSigningMiddleware } from '../src/signing-middleware.js';
+import { createUsersClient } from '../src/users-client.js';
+import { CREDENTIALS, momoAccountUser, userCreatedNew, userUpdated } from './support/examples.js';
+import { json, recordingFetch } from './support/recording-fetch.js';
+
+vi.mock('@institution-api/signing/signer', async () => {
+  const manifest = createRequire(import.meta.url).resolve('@institution-api/signing/package.json');
+  const { exports } = (await import(pathToFileURL(manifest).href, { with: { type: 'json' } }))
+    .default as { exports: Record<string, { default: { default: string } }> };
+  const file = join(dirname(manifest), exports['./signer']?.default.default ?? '');
+  return import(pathToFileURL(file).href);
+});
+
+describe('on the Web Crypto side of the signer', () => {
+  it('is really that side', async () => {
+    const { SIGNER_RUNTIME } = await import('@institution-api/signing/signer');
+    expect(SIGNER_RUNTIME).toBe('web-crypto');
+  });
+
+  it('createUser and updateUser sign the exact bytes sent, through crypto.subtle', async () => {
+    const subtle = vi.spyOn(globalThis.crypto.subtle, 'sign');
+    const { fetch, sent } = recordingFetch(json(201, userCreatedNew()), json(200, userUpdated()));
+    const users = createUsersClient({
+      baseUrl: 'https://institution.example.com',
+      ...CREDENTIALS,
+      fetch,
+      signature: { algorithm: 'sha512', encoding: 'base64' },
+    });
+    const created = await users.createUser(momoAccountUser());
+    const updated = await users.updateUser(userCreatedNew().id, momoAccountUser());
+    expect(created.error).toBeUndefined();
+    expect(updated.error).toBeUndefined();
+    expect(subtle).toHaveBeenCalledTimes(2);
+    for (const request of sent) {
+      const options = { algorithm: 'sha512', encoding: 'base64' } as const;
+      const header = parseAuthorization(request.headers.get('authorization'), options);
+      expect(header?.publicKey).toBe(CREDENTIALS.publicKey);
+      expect(
+        await verify(request.bytes, header?.signature ?? '', CREDENTIALS.secretKey, options),
+      ).toBe(true);
+    }
+  });
+
+  it('the signing middleware signs a body and a query', async () => {
+    const middleware = createSigningMiddleware(CREDENTIALS);
+    const call = (request: Request, query?: Record<string, unknown>) =>
+      middleware.onRequest?.({
+        request,
+        params: query ? { query } : {},
+        schemaPath: '/u',
+        id: '1',
+        options: {} as MiddlewareCallbackParams['options'],
+      });
+    const posted = (await call(
+      new Request('https://x.test/u', { method: 'POST', body: '{"a":"Ɔ"}' }),
+    )) as Request;
+    const header = parseAuthorization(posted.headers.get('authorization'));
+    expect(await verify('{"a":"Ɔ"}', header?.signature ?? '', CREDENTIALS.secretKey)).toBe(true);
+    expect(await posted.text()).toBe('{"a":"Ɔ"}');
+    const get = new Request('https://x.test/u?page=2');
+    await call(get, { page: '2' });
+    const query = parseAuthorization(get.headers.get('authorization'));
+    expect(await verify('{"page":"2"}', query?.signature ?? '', CREDENTIALS.secretKey)).toBe(true);
+  });
+});
