@@ -15,7 +15,9 @@
 //
 // With --release (used by the release scripts), also: no changeset is pending, released/ records
 // exactly the versions about to be published, and a contract that changed since the last release
-// has a new types version. --json prints the versions instead. --root checks another checkout.
+// has a new types version. --json prints the versions instead (now, planned by the pending
+// changesets, last released, and whether the plan leaves the last release's caret range).
+// --root checks another checkout.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -199,9 +201,18 @@ function releasedBundleProblems(root) {
 
 if (options.json) {
   const versions = await plannedVersions(root);
+  const released = readReleasedVersions(root);
+  // Whether the pending changesets already plan a release outside the caret range of the last
+  // one: the acknowledged breaking change the client's compatibility test then lets through.
+  const breaking = Object.fromEntries(
+    PUBLISHABLE.map((name) => [
+      name,
+      released ? !semver.satisfies(versions.planned[name], `^${released[name]}`) : false,
+    ]),
+  );
   console.log(
     JSON.stringify(
-      { ...versions, infoVersion: readInfoVersion(root), released: readReleasedVersions(root) },
+      { ...versions, infoVersion: readInfoVersion(root), released, breaking },
       null,
       2,
     ),
