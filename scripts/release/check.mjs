@@ -52,7 +52,20 @@ async function releaseProblems(root, { release }) {
   const problems = [];
   const workspaces = readWorkspaces(root);
   const byName = new Map(workspaces.map((workspace) => [workspace.json.name, workspace]));
-  const { current, planned, changesets } = await plannedVersions(root);
+  let plan;
+  try {
+    plan = await plannedVersions(root);
+  } catch (error) {
+    // Changesets refuses some trees outright (a public workspace depending on a private one).
+    problems.push(`Changesets cannot plan the next release: ${error.message}`);
+    const current = Object.fromEntries(
+      workspaces
+        .map(({ json }) => [json.name, json.version])
+        .filter(([name]) => PUBLISHABLE.includes(name)),
+    );
+    plan = { current, planned: current, changesets: [] };
+  }
+  const { current, planned, changesets } = plan;
   const infoVersion = readInfoVersion(root);
   const released = readReleasedVersions(root);
 
