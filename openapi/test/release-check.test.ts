@@ -7,7 +7,15 @@
  * published siblings with "*".
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -214,5 +222,33 @@ describe('npm run release:check', { timeout: 30_000 }, () => {
       /1 changeset\(s\) are pending \(fix\): run npm run release:version first/,
     );
     expect(code).toBe(1);
+  });
+
+  it('agrees with what changeset version (the real CLI) then writes', async () => {
+    const root = makeFixture({
+      infoVersion: '1.1.0',
+      changesets: { nickname: '"@institution-api/types": minor' },
+    });
+    // the changelog generator is resolved from the checkout, as in the repository
+    symlinkSync(join(repository, 'node_modules'), join(root, 'node_modules'));
+    const changeset = join(repository, 'node_modules', '@changesets', 'cli', 'bin.js');
+    await exec(process.execPath, [changeset, 'version'], { cwd: root });
+
+    const json = (name: string) => readJson(join(root, 'packages', name, 'package.json'));
+    expect(json('types').version).toBe('1.1.0');
+    // the client follows as a patch, its range rewritten exactly
+    expect(json('client').version).toBe('0.1.1');
+    expect(json('client').dependencies['@institution-api/types']).toBe('1.1.0');
+    expect(json('signing').version).toBe('0.1.0');
+    const changelog = readFileSync(join(root, 'packages', 'types', 'CHANGELOG.md'), 'utf8');
+    expect(changelog).toMatch(
+      /^# @institution-api\/types\n\n## 1\.1\.0\n\n### Minor Changes\n\n- A change\.\n\n## 1\.0\.0/,
+    );
+    expect(readFileSync(join(root, 'packages', 'client', 'CHANGELOG.md'), 'utf8')).toMatch(
+      /## 0\.1\.1\n\n### Patch Changes\n\n- Updated dependencies\n {2}- @institution-api\/types@1\.1\.0/,
+    );
+    const { code, output } = await releaseCheck(['--root', root]);
+    expect(output).toMatch(/✔ release:check: contract 1\.1\.0/);
+    expect(code).toBe(0);
   });
 });
