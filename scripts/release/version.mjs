@@ -3,7 +3,8 @@
 //
 // 1. Checks first, against the last release: the release rules (release:check), the
 //    breaking-change gate (contract:diff), and lint, typecheck and tests of the spec and of the
-//    three published packages (the client's test compiles the last release's consumer code).
+//    three published packages (the client's test compiles the last release's consumer code);
+//    and a contract that changed since the last release must have a changeset for the types.
 // 2. `changeset version`: applies the pending changesets (versions, exact sibling ranges,
 //    CHANGELOG.md of each package), then refreshes package-lock.json.
 // 3. Rebuilds and rewrites released/: the bundle about to be published (released/openapi.yaml),
@@ -12,12 +13,34 @@
 //    compare with these, so CI needs no network and no git tags.
 //
 // It commits nothing: review `git diff`, commit, then `npm run release` publishes.
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildPublished, checkEverything, step } from './steps.mjs';
-import { PUBLISHABLE, readWorkspaces, repositoryRoot } from './workspace.mjs';
+import {
+  CONTRACT_PACKAGE,
+  PUBLISHABLE,
+  plannedVersions,
+  readReleasedVersions,
+  readWorkspaces,
+  repositoryRoot,
+} from './workspace.mjs';
 
 checkEverything();
+buildPublished();
+// A contract that changed since the last release needs a new types version, or released/ would
+// record a different contract under the version already published.
+const { planned } = await plannedVersions(repositoryRoot);
+const releasedVersions = readReleasedVersions(repositoryRoot);
+const contractChanged =
+  readFileSync(join(repositoryRoot, 'packages', 'types', 'openapi.yaml'), 'utf8') !==
+  readFileSync(join(repositoryRoot, 'released', 'openapi.yaml'), 'utf8');
+if (contractChanged && planned[CONTRACT_PACKAGE] === releasedVersions?.[CONTRACT_PACKAGE]) {
+  console.error(
+    `\n✖ The contract changed since ${CONTRACT_PACKAGE} ${planned[CONTRACT_PACKAGE]} was released, but no changeset names ${CONTRACT_PACKAGE}:\n` +
+      '  add one (npx changeset) with the bump npm run contract:diff shows, set info.version to match, and run this again.',
+  );
+  process.exit(1);
+}
 step('apply the changesets', 'npx', ['changeset', 'version']);
 step('refresh package-lock.json', 'npm', [
   'install',
