@@ -2,7 +2,7 @@
  * The packages as a consumer gets them, following the README's "Install" section to the letter:
  * the pack script of `npm run pack` writes the three tarballs; an empty project gets the README's
  * package.json and tsconfig.json, byte for byte; the README's install command installs the
- * three tarballs together (offline, from npm ci's cache). Then the README's Quick start and the
+ * three tarballs together (from npm's cache where it can). Then the README's Quick start and the
  * consumer code in ../consumer/ are compiled by the project's own TypeScript, the consumer code
  * of the last release (released/client-consumer.ts) too (the client's own breaking-change
  * check), and the client runs against a real local server. Catches what in-repo tests cannot: a
@@ -123,12 +123,18 @@ beforeAll(async () => {
   await mkdir(project);
   await writeFile(join(project, 'package.json'), readme.packageJson);
   await writeFile(join(project, 'tsconfig.json'), readme.tsconfig);
-  // The README's command, with the tarballs' folder in place of the checkout's; offline, since
-  // tests reach no registry (typescript and @types/node come from npm ci's cache).
+  // The README's command, with the tarballs' folder in place of the checkout's. The project's
+  // other packages (openapi-fetch, typescript, @types/node) come from npm's cache when it holds
+  // their registry metadata; a fresh `npm ci` caches their tarballs but not always that metadata,
+  // so on a new machine npm asks the registry once (--prefer-offline, not --offline).
   const command = readme.installCommand.replace(readme.tarballDir, tarballDir);
-  await exec('sh', ['-c', `${command} --offline --no-audit --no-fund --ignore-scripts --silent`], {
-    cwd: project,
-  });
+  await exec(
+    'sh',
+    ['-c', `${command} --prefer-offline --no-audit --no-fund --ignore-scripts --silent`],
+    {
+      cwd: project,
+    },
+  );
 
   await writeFile(join(project, 'quick-start.ts'), readme.quickStart);
   for (const file of ['usage.ts', 'invalid.ts', 'run.mjs']) {
