@@ -26,6 +26,11 @@ const exec = promisify(execFile);
 const repository = fileURLToPath(new URL('../../', import.meta.url));
 const check = join(repository, 'scripts', 'release', 'check.mjs');
 const fixtures: string[] = [];
+const FIXTURE_VERSIONS: Record<string, string> = {
+  '@institution-api/types': '1.0.0',
+  '@institution-api/signing': '0.1.0',
+  '@institution-api/client': '0.1.0',
+};
 
 // biome-ignore lint/suspicious/noExplicitAny: package.json files, edited by each fixture
 type Json = Record<string, any>;
@@ -68,6 +73,28 @@ function makeFixture({
     join(root, 'openapi', 'openapi.yaml'),
     `openapi: 3.1.0\ninfo:\n  version: ${infoVersion}\n`,
   );
+  // Versions of their own, so that the expectations below hold whatever this repository's are.
+  writeFileSync(
+    join(root, 'released', 'openapi.yaml'),
+    'openapi: 3.1.0\ninfo:\n  version: 1.0.0\n',
+  );
+  writeFileSync(join(root, 'released', 'versions.json'), JSON.stringify(FIXTURE_VERSIONS));
+  for (const [name, version] of Object.entries(FIXTURE_VERSIONS)) {
+    const dir = `packages/${name.replace('@institution-api/', '')}`;
+    const json = readJson(join(root, dir, 'package.json'));
+    json.version = version;
+    for (const dependency of Object.keys(json.dependencies ?? {})) {
+      const pinned = FIXTURE_VERSIONS[dependency];
+      if (pinned) json.dependencies[dependency] = pinned;
+    }
+    writeFileSync(join(root, dir, 'package.json'), JSON.stringify(json, null, 2));
+    if (!without.includes(`${dir}/CHANGELOG.md`)) {
+      writeFileSync(
+        join(root, dir, 'CHANGELOG.md'),
+        `# ${name}\n\n## ${version}\n\n- First release.\n`,
+      );
+    }
+  }
   for (const [dir, edit] of Object.entries(packages)) {
     const file = join(root, dir, 'package.json');
     const json = readJson(file);
@@ -103,7 +130,9 @@ afterAll(() => {
 describe('npm run release:check', { timeout: 30_000 }, () => {
   it('passes on this repository', async () => {
     const { stdout } = await exec('npm', ['run', 'release:check', '--silent'], { cwd: repository });
-    expect(stdout).toMatch(/✔ release:check: contract 1\.0\.0 = @institution-api\/types/);
+    const spec = readFileSync(join(repository, 'openapi', 'openapi.yaml'), 'utf8');
+    const infoVersion = /^ {2}version: (\S+)$/m.exec(spec)?.[1];
+    expect(stdout).toContain(`✔ release:check: contract ${infoVersion} = @institution-api/types`);
   });
 
   it('passes on a copy of it, so the fixtures below fail for their edit alone', async () => {
@@ -242,7 +271,7 @@ describe('npm run release:check', { timeout: 30_000 }, () => {
     expect(json('signing').version).toBe('0.1.0');
     const changelog = readFileSync(join(root, 'packages', 'types', 'CHANGELOG.md'), 'utf8');
     expect(changelog).toMatch(
-      /^# @institution-api\/types\n\n## 1\.1\.0\n\n### Minor Changes\n\n- A change\.\n\n## 1\.0\.0/,
+      /^# @institution-api\/types\n\n## 1\.1\.0\n\n### Minor Changes\n\n- A change\.\n\n## 1\.0\.0\n/,
     );
     expect(readFileSync(join(root, 'packages', 'client', 'CHANGELOG.md'), 'utf8')).toMatch(
       /## 0\.1\.1\n\n### Patch Changes\n\n- Updated dependencies\n {2}- @institution-api\/types@1\.1\.0/,

@@ -74,5 +74,6 @@ console.log(
   `\n✔ Versioned: ${Object.entries(versions)
     .map(([name, version]) => `${name}@${version}`)
     .join(', ')}.\n` +
-    '  Review the diff (CHANGELOG.md files, versions, released/), commit it, then run npm run release.',
+    '  Review the diff (CHANGELOG.md files, versions, released/), commit it, then run npm run release.\n' +
+    '  A breaking client release also needs the range in packages/client/README.md (Install) raised.',
 );
