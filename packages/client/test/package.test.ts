@@ -1,13 +1,18 @@
 /**
- * The package as a consumer gets it: `npm pack` of signing, types and client, installed into an
- * empty project (openapi-fetch from the local npm cache), type-checked with the repo's `tsc`
- * and run against a real server. Catches what in-repo tests cannot: a missing file in the
- * tarball, an `exports` map that does not resolve, declarations that do not compile.
+ * The packages as a consumer gets them, following the README's "Install" section to the letter:
+ * the pack script of `npm run pack` writes the three tarballs; an empty project gets the README's
+ * package.json and tsconfig.json, byte for byte; the README's install command installs the
+ * three tarballs together (from npm's cache where it can). Then the README's Quick start and the
+ * consumer code in ../consumer/ are compiled by the project's own TypeScript, the consumer code
+ * of the last release (released/client-consumer.ts) too (the client's own breaking-change
+ * check), and the client runs against a real local server. Catches what in-repo tests cannot: a
+ * missing file in a tarball, an `exports` map that does not resolve, declarations that do not
+ * compile, install instructions that do not work. Last, `npm publish --dry-run` of each package.
  * Needs the three packages built (the turbo test task depends on build).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,8 +24,17 @@ import { CREDENTIALS, userCreatedNew, userUpdated } from './support/examples.js'
 import { sendJson, startServer, type TestServer } from './support/http-server.js';
 
 const exec = promisify(execFile);
-const packages = fileURLToPath(new URL('../../', import.meta.url));
-const tsc = join(createRequire(import.meta.url).resolve('typescript/package.json'), '../bin/tsc');
+// the repository's semver (a root devDependency, untyped here): the README's range must accept
+// the client's version, so a patch release does not need a README edit
+const semver = createRequire(import.meta.url)('semver') as {
+  satisfies: (version: string, range: string) => boolean;
+};
+const repository = fileURLToPath(new URL('../../../', import.meta.url));
+const packages = join(repository, 'packages');
+const consumerSources = fileURLToPath(new URL('../consumer/', import.meta.url));
+const released = join(repository, 'released', 'client-consumer.ts');
+const CLIENT = '@institution-api/client';
+const PUBLISHED = ['signing', 'types', 'client'];
 const BUILT = [
   'signing/dist/index.js',
   'types/dist/index.js',
@@ -30,10 +44,53 @@ const BUILT = [
   'client/dist/cli.js',
 ];
 
-let project: string;
-let server: TestServer;
+/** The README's "Install" section: its minimal project and its tarball install command. */
+function readInstallSection() {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const start = readme.indexOf('\n## Install\n');
+  const end = readme.indexOf('\n## ', start + 1);
+  const section = readme.slice(start, end);
+  const block = (title: string) => {
+    const match = new RegExp(`\`\`\`json title="${title}"\\n([\\s\\S]*?)\`\`\``).exec(section);
+    if (!match?.[1]) throw new Error(`the README's Install section has no ${title} block`);
+    return match[1];
+  };
+  const install = /^npm install (\S+)\/\*\.tgz$/m.exec(section);
+  if (!install?.[1]) throw new Error("the README's Install section has no tarball install command");
+  const quickStart = /\n## Quick start\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (!quickStart) throw new Error("the README's Quick start has no ts block");
+  return {
+    packageJson: block('package.json'),
+    tsconfig: block('tsconfig.json'),
+    installCommand: install[0],
+    tarballDir: install[1],
+    quickStart,
+  };
+}
 
-/** Runs a command, resolving with its exit code and output instead of throwing. */
+let workdir: string;
+let project: string;
+let tarballs: string[];
+let readme: ReturnType<typeof readInstallSection>;
+let server: TestServer;
+/** One `tsc` over every file that must compile (it checks @types/node once), one over invalid.ts. */
+let validCompile: ReturnType<typeof compile>;
+let invalidCompile: ReturnType<typeof compile>;
+const VALID = ['quick-start.ts', 'usage.ts', 'released-consumer.ts'];
+
+/** The errors `tsc` reported in one file, with their continuation lines. */
+async function errorsIn(file: string) {
+  const { stdout } = await validCompile;
+  const errors: string[] = [];
+  let inFile = false;
+  for (const line of stdout.split('\n')) {
+    if (/^\S/.test(line)) inFile = line.startsWith(`${file}(`);
+    if (inFile) errors.push(line);
+  }
+  return errors.join('\n');
+}
+
+/** Runs a command in the consumer project, resolving with its exit code and output. */
 async function run(file: string, args: string[], env: Record<string, string> = {}) {
   try {
     const { stdout, stderr } = await exec(file, args, {
@@ -47,6 +104,13 @@ async function run(file: string, args: string[], env: Record<string, string> = {
   }
 }
 
+/** The consumer's own `tsc` (its devDependency) on the README's tsconfig.json plus `files`. */
+async function compile(files: string[]) {
+  const name = `tsconfig.${files.join('-').replaceAll(/[^a-z0-9-]/gi, '_')}.json`;
+  await writeFile(join(project, name), JSON.stringify({ extends: './tsconfig.json', files }));
+  return run(join(project, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', name]);
+}
+
 beforeAll(async () => {
   const missing = BUILT.filter((file) => !existsSync(join(packages, file)));
   if (missing.length > 0) {
@@ -54,27 +118,42 @@ beforeAll(async () => {
       `build first (npx turbo run build --filter=@institution-api/client...): missing ${missing.join(', ')}`,
     );
   }
-  project = await mkdtemp(join(tmpdir(), 'institution-api-consumer-'));
-  const tarballs: Record<string, string> = {};
-  for (const name of ['signing', 'types', 'client']) {
-    const { stdout } = await exec(
-      'npm',
-      ['pack', '--json', '--silent', '--pack-destination', project],
-      { cwd: join(packages, name) },
-    );
-    const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
-    tarballs[`@institution-api/${name}`] = `file:./${filename}`;
-  }
-  await writeFile(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: tarballs }),
-  );
+  readme = readInstallSection();
+  workdir = await mkdtemp(join(tmpdir(), 'institution-api-consumer-'));
+  const tarballDir = join(workdir, 'tarballs');
+  // what `npm run pack` runs after its build
+  await exec(process.execPath, [join(repository, 'scripts', 'pack.mjs'), '--out-dir', tarballDir]);
+  tarballs = (await readdir(tarballDir)).sort();
+
+  project = join(workdir, 'app');
+  await mkdir(project);
+  await writeFile(join(project, 'package.json'), readme.packageJson);
+  await writeFile(join(project, 'tsconfig.json'), readme.tsconfig);
+  // The README's command, with the tarballs' folder in place of the checkout's. The project's
+  // other packages (openapi-fetch, typescript, @types/node) come from npm's cache when it holds
+  // their registry metadata; a fresh `npm ci` caches their tarballs but not always that metadata,
+  // so on a new machine npm asks the registry once (--prefer-offline, not --offline).
+  const command = readme.installCommand.replace(readme.tarballDir, tarballDir);
   await exec(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--offline', '--ignore-scripts', '--silent'],
-    { cwd: project },
+    'sh',
+    ['-c', `${command} --prefer-offline --no-audit --no-fund --ignore-scripts --silent`],
+    {
+      cwd: project,
+    },
   );
-  await writeConsumerFiles();
+
+  await writeFile(join(project, 'quick-start.ts'), readme.quickStart);
+  for (const file of ['usage.ts', 'invalid.ts', 'run.mjs']) {
+    await copyFile(join(consumerSources, file), join(project, file));
+  }
+  if (existsSync(released)) await copyFile(released, join(project, 'released-consumer.ts'));
+  else await writeFile(join(project, 'released-consumer.ts'), 'export {};\n');
+  // Both compiles check @types/node whole (the README's tsconfig keeps skipLibCheck off, so our
+  // declarations are checked too): tens of seconds on a loaded 2-core machine, so they run here,
+  // side by side, under the hook's budget rather than a test's.
+  validCompile = compile(VALID);
+  invalidCompile = compile(['invalid.ts']);
+  await Promise.all([validCompile, invalidCompile]);
 
   server = await startServer(async (req, res) => {
     const header = parseAuthorization(req.headers.authorization);
@@ -86,22 +165,62 @@ beforeAll(async () => {
     if (req.method === 'POST') return sendJson(res, 201, userCreatedNew());
     return sendJson(res, 200, userUpdated());
   });
-}, 120_000);
+}, 400_000);
 
 afterAll(async () => {
   await server?.close();
-  if (project) await rm(project, { recursive: true, force: true });
+  if (workdir) await rm(workdir, { recursive: true, force: true });
 });
 
-describe('the packed packages, installed in a fresh project', { timeout: 60_000 }, () => {
-  it('type-check a valid consumer with tsc', async () => {
-    const { code, stdout } = await run(process.execPath, [tsc, '-p', 'tsconfig.valid.json']);
-    expect(stdout).toBe('');
-    expect(code).toBe(0);
+describe('the README install section, followed in an empty project', { timeout: 60_000 }, () => {
+  it('npm run pack writes one tarball per published package', () => {
+    expect(tarballs).toHaveLength(3);
+    for (const name of PUBLISHED) {
+      expect(tarballs.some((file) => file.startsWith(`institution-api-${name}-`))).toBe(true);
+    }
   });
 
-  it('refuse invalid calls at compile time', async () => {
-    const { code, stdout } = await run(process.execPath, [tsc, '-p', 'tsconfig.invalid.json']);
+  it('installs the three tarballs together with one command', () => {
+    const installed = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    for (const name of PUBLISHED) {
+      expect(installed.dependencies[`@institution-api/${name}`]).toMatch(/^file:.*\.tgz$/);
+      expect(existsSync(join(project, 'node_modules', '@institution-api', name))).toBe(true);
+    }
+  });
+
+  it("gives a package.json whose client range the client's version satisfies", () => {
+    const range = (JSON.parse(readme.packageJson) as { dependencies: Record<string, string> })
+      .dependencies[CLIENT];
+    const { version } = JSON.parse(
+      readFileSync(join(packages, 'client', 'package.json'), 'utf8'),
+    ) as { version: string };
+    expect(
+      range && semver.satisfies(version, range),
+      `README range ${range}, client ${version}`,
+    ).toBe(true);
+  });
+
+  it('compiles the Quick start as written, with the README tsconfig.json', async () => {
+    expect(await errorsIn('quick-start.ts')).toBe('');
+  });
+
+  it('compiles consumer code using the whole public surface', async () => {
+    expect(await errorsIn('usage.ts')).toBe('');
+  });
+
+  it('reports no error outside those files, and exits 0 exactly when it reports none', async () => {
+    const { code, stdout } = await validCompile;
+    const elsewhere = stdout
+      .split('\n')
+      .filter((line) => /^\S/.test(line) && !VALID.some((file) => line.startsWith(`${file}(`)));
+    expect(elsewhere).toEqual([]);
+    expect(code === 0).toBe(stdout === '');
+  });
+
+  it('refuses invalid calls at compile time', async () => {
+    const { code, stdout } = await invalidCompile;
     expect(code).not.toBe(0);
     expect(stdout).toMatch(/invalid\.ts\(\d+,\d+\): error TS2345:[\s\S]*'network' is missing/);
     expect(stdout).toMatch(/invalid\.ts\(\d+,\d+\): error TS2345: Argument of type 'number'/);
@@ -109,9 +228,36 @@ describe('the packed packages, installed in a fresh project', { timeout: 60_000 
     expect(stdout.match(/error TS/g)).toHaveLength(3);
   });
 
-  it('read both response shapes into a User with the same keys', async () => {
-    const { code, stdout, stderr } = await run(process.execPath, ['consumer.mjs'], {
+  it('still compiles the consumer code of the last release (the client breaking-change check)', async (context) => {
+    expect(existsSync(released), 'released/client-consumer.ts is missing').toBe(true);
+    const { stdout: planJson } = await exec(process.execPath, [
+      join(repository, 'scripts', 'release', 'check.mjs'),
+      '--json',
+    ]);
+    const plan = JSON.parse(planJson) as {
+      released: Record<string, string>;
+      planned: Record<string, string>;
+      breaking: Record<string, boolean>;
+    };
+    const errors = await errorsIn('released-consumer.ts');
+    if (plan.breaking[CLIENT]) {
+      // A changeset already plans a breaking release of the client: breaking is allowed.
+      context.skip(`pending changesets take ${CLIENT} to ${plan.planned[CLIENT]}`);
+    }
+    expect(
+      errors,
+      `Client code written against ${CLIENT} ${plan.released[CLIENT]} no longer compiles against ` +
+        `the current packages, so this change breaks the client's users:\n${errors}\n` +
+        `Undo it, or add a changeset with a breaking bump of ${CLIENT} (minor while it is 0.x, ` +
+        'major from 1.0); npm run release:version then snapshots the new consumer code.',
+    ).toBe('');
+  });
+
+  it('reads both response shapes into a User with the same keys', async () => {
+    const { code, stdout, stderr } = await run(process.execPath, ['run.mjs'], {
       API_URL: server.url,
+      INSTITUTION_PUBLIC_KEY: CREDENTIALS.publicKey,
+      INSTITUTION_SECRET_KEY: CREDENTIALS.secretKey,
     });
     expect(stderr).toBe('');
     expect(code).toBe(0);
@@ -125,7 +271,7 @@ describe('the packed packages, installed in a fresh project', { timeout: 60_000 
     expect(server.requests.map((r) => r.method)).toEqual(['POST', 'PUT']);
   });
 
-  it('install the institution-api executable', async () => {
+  it('installs the institution-api executable', async () => {
     const { code, stdout } = await run(join(project, 'node_modules/.bin/institution-api'), [
       '--help',
     ]);
@@ -134,93 +280,37 @@ describe('the packed packages, installed in a fresh project', { timeout: 60_000 
   });
 });
 
-async function writeConsumerFiles() {
-  const compilerOptions = {
-    strict: true,
-    target: 'ES2022',
-    lib: ['ES2023', 'DOM'],
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    types: [],
-    noEmit: true,
-    skipLibCheck: false,
-  };
-  await writeFile(
-    join(project, 'tsconfig.valid.json'),
-    JSON.stringify({ compilerOptions, files: ['valid.ts'] }),
+describe('npm publish --dry-run', { timeout: 60_000 }, () => {
+  it.each(PUBLISHED)(
+    'passes for @institution-api/%s, with its changelog and no source maps',
+    async (name) => {
+      // --offline: the dry run otherwise asks the registry whether the version exists; the
+      // registry is whatever npm_config_registry says, as for `npm run release`.
+      const { stdout, stderr } = await exec(
+        'npm',
+        ['publish', '--dry-run', '--offline', '--json'],
+        {
+          cwd: join(packages, name),
+          env: { ...process.env, npm_config_registry: 'http://127.0.0.1:4873/' },
+        },
+      );
+      const result = JSON.parse(stdout) as Record<
+        string,
+        { name: string; version: string; files: { path: string }[] }
+      >;
+      const manifest = JSON.parse(readFileSync(join(packages, name, 'package.json'), 'utf8')) as {
+        version: string;
+      };
+      const published = result[`@institution-api/${name}`];
+      expect(published?.version).toBe(manifest.version);
+      const files = published?.files.map((file) => file.path) ?? [];
+      expect(files).toEqual(
+        expect.arrayContaining(['CHANGELOG.md', 'README.md', 'package.json', 'dist/index.js']),
+      );
+      expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
+      expect(stderr).toMatch(
+        /Publishing to http:\/\/127\.0\.0\.1:4873\/ with tag latest and public access \(dry-run\)/,
+      );
+    },
   );
-  await writeFile(
-    join(project, 'tsconfig.invalid.json'),
-    JSON.stringify({ compilerOptions, files: ['invalid.ts'] }),
-  );
-  await writeFile(
-    join(project, 'valid.ts'),
-    `import {
-  createUsersClient,
-  normalizeUser,
-  type ClientError,
-  type User,
-  type UserCreated,
-  type UserInput,
-  type paths,
-} from '@institution-api/client';
-
-const users = createUsersClient({ baseUrl: 'http://127.0.0.1:1', publicKey: 'pk', secretKey: 'sk' });
-const body: UserInput = {
-  email: 'ama.mensah@example.com', firstName: 'Ama', lastName: 'Mensah',
-  mobileNumber: '0241234567', ghanaCardNumber: 'GHA-123456789-0', monthlyIncome: 2500.5,
-  accountType: 'MOMO', accountNumber: '0241234567', accountName: 'Ama Mensah', network: 'MTN',
-};
-export async function demo(): Promise<User | ClientError> {
-  const { data, error } = await users.createUser(body, { signal: AbortSignal.timeout(1000) });
-  if (error) {
-    if (error.kind === 'http') return { ...error, detail: error.detail ?? error.title };
-    return error;
-  }
-  const created: boolean = data.created;
-  const raw: UserCreated = data.raw;
-  const again = await users.updateUser(data.user.id, body);
-  return again.data?.user ?? normalizeUser(created ? raw : raw);
-}
-export type CreatePath = keyof paths;
-`,
-  );
-  await writeFile(
-    join(project, 'invalid.ts'),
-    `import { createUsersClient } from '@institution-api/client';
-
-const users = createUsersClient({ baseUrl: 'http://127.0.0.1:1', publicKey: 'pk', secretKey: 'sk' });
-const base = {
-  email: 'ama.mensah@example.com', firstName: 'Ama', lastName: 'Mensah',
-  mobileNumber: '0241234567', ghanaCardNumber: 'GHA-123456789-0', monthlyIncome: 2500.5,
-};
-users.createUser({ ...base, accountType: 'MOMO', accountNumber: '0241234567', accountName: 'Ama' });
-users.updateUser(42, base);
-users.createUser({ ...base, nickname: 'Ama' });
-`,
-  );
-  await writeFile(
-    join(project, 'consumer.mjs'),
-    `import { createUsersClient } from '@institution-api/client';
-
-const users = createUsersClient({
-  baseUrl: process.env.API_URL,
-  publicKey: ${JSON.stringify(CREDENTIALS.publicKey)},
-  secretKey: ${JSON.stringify(CREDENTIALS.secretKey)},
 });
-const body = {
-  email: 'ama.mensah@example.com', firstName: 'Ama', lastName: 'Mensah',
-  mobileNumber: '0241234567', ghanaCardNumber: 'GHA-123456789-0', monthlyIncome: 2500.5,
-};
-const created = await users.createUser(body);
-if (created.error) throw new Error(JSON.stringify(created.error));
-const updated = await users.updateUser(created.data.user.id, body);
-if (updated.error) throw new Error(JSON.stringify(updated.error));
-console.log(JSON.stringify({
-  created: created.data.created,
-  create: Object.keys(created.data.user),
-  update: Object.keys(updated.data.user),
-}));
-`,
-  );
-}

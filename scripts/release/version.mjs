@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// `npm run release:version`: the first half of a release, run by the maintainer who releases.
+//
+// 1. Checks first, against the last release: the release rules (release:check), the
+//    breaking-change gate (contract:diff), and lint, typecheck and tests of the spec and of the
+//    three published packages (the client's test compiles the last release's consumer code);
+//    and a contract that changed since the last release must have a changeset for the types.
+// 2. `changeset version`: applies the pending changesets (versions, exact sibling ranges,
+//    CHANGELOG.md of each package), then refreshes package-lock.json.
+// 3. Rebuilds and rewrites released/: the bundle about to be published (released/openapi.yaml),
+//    the consumer code of the client about to be published (released/client-consumer.ts) and
+//    the versions (released/versions.json). The next gate and the next compatibility test
+//    compare with these, so CI needs no network and no git tags.
+//
+// It commits nothing: review `git diff`, commit, then `npm run release` publishes.
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildPublished, checkEverything, step } from './steps.mjs';
+import {
+  CONTRACT_PACKAGE,
+  PUBLISHABLE,
+  plannedVersions,
+  readReleasedVersions,
+  readWorkspaces,
+  repositoryRoot,
+} from './workspace.mjs';
+
+checkEverything();
+buildPublished();
+// A contract that changed since the last release needs a new types version, or released/ would
+// record a different contract under the version already published.
+const { planned } = await plannedVersions(repositoryRoot);
+const releasedVersions = readReleasedVersions(repositoryRoot);
+const contractChanged =
+  readFileSync(join(repositoryRoot, 'packages', 'types', 'openapi.yaml'), 'utf8') !==
+  readFileSync(join(repositoryRoot, 'released', 'openapi.yaml'), 'utf8');
+if (contractChanged && planned[CONTRACT_PACKAGE] === releasedVersions?.[CONTRACT_PACKAGE]) {
+  console.error(
+    `\n✖ The contract changed since ${CONTRACT_PACKAGE} ${planned[CONTRACT_PACKAGE]} was released, but no changeset names ${CONTRACT_PACKAGE}:\n` +
+      '  add one (npx changeset) with the bump npm run contract:diff shows, set info.version to match, and run this again.',
+  );
+  process.exit(1);
+}
+step('apply the changesets', 'npx', ['changeset', 'version']);
+step('refresh package-lock.json', 'npm', [
+  'install',
+  '--package-lock-only',
+  '--ignore-scripts',
+  '--prefer-offline',
+  '--no-audit',
+  '--no-fund',
+]);
+buildPublished();
+
+const released = join(repositoryRoot, 'released');
+copyFileSync(
+  join(repositoryRoot, 'packages', 'types', 'openapi.yaml'),
+  join(released, 'openapi.yaml'),
+);
+copyFileSync(
+  join(repositoryRoot, 'packages', 'client', 'consumer', 'usage.ts'),
+  join(released, 'client-consumer.ts'),
+);
+const versions = Object.fromEntries(
+  PUBLISHABLE.map((name) => [
+    name,
+    readWorkspaces(repositoryRoot).find(({ json }) => json.name === name)?.json.version,
+  ]),
+);
+writeFileSync(join(released, 'versions.json'), `${JSON.stringify(versions, null, 2)}\n`);
+step('release rules, on the new versions', 'node', ['scripts/release/check.mjs', '--release']);
+
+console.log(
+  `\n✔ Versioned: ${Object.entries(versions)
+    .map(([name, version]) => `${name}@${version}`)
+    .join(', ')}.\n` +
+    '  Review the diff (CHANGELOG.md files, versions, released/), commit it, then run npm run release.\n' +
+    '  A breaking client release also needs the range in packages/client/README.md (Install) raised.',
+);
