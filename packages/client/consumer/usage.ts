@@ -7,7 +7,7 @@
  *
  * So this file uses the public surface the way applications do (create and update, each account
  * variant, every field of the results read into a declared type, each error kind, the raw client,
- * the signing middleware, normalizeUser); it asserts assignability, not exact types, so that
+ * the signing middleware, normalizeUser, toUserInput); it asserts assignability, not exact types, so that
  * compatible additions (a new optional field, a new export) keep it compiling.
  */
 import {
@@ -24,6 +24,7 @@ import {
   normalizeUser,
   type Problem,
   type paths,
+  toUserInput,
   type UpdateUserData,
   type User,
   type UserCreated,
@@ -33,6 +34,7 @@ import {
   UsersClientError,
   type UsersClientErrorKind,
   type UserUpdated,
+  type UserWithIncome,
 } from '@institution-api/client';
 
 export const users: UsersClient = createUsersClient({
@@ -178,3 +180,14 @@ export const middleware = createSigningMiddleware({
 });
 
 export type CreateOperation = paths['/api/v1/external/users']['post'];
+
+/** Read, change one field, update: a create's user has no income, so the caller supplies it. */
+export async function changeEmail(
+  user: User,
+  monthlyIncome: number,
+): Promise<UserWithIncome | string> {
+  const input: UserInput = toUserInput({ ...user, monthlyIncome, email: 'ama.m@example.com' });
+  const updated = await users.updateUser(user.id, input);
+  if (updated.error) return report(updated.error, updated.response);
+  return toUserInput(updated.data.user) && updated.data.user;
+}
