@@ -1,0 +1,208 @@
+// The README's set-up, followed as a newcomer does on a fresh clone: `npm install`, `npm start`,
+// the CLI, the banner's curl line, the docs, and stopping `npm start` by its PID (issue #11).
+// The clone is a copy of this working tree's files (tracked, and new files not ignored), so what
+// is tested is what would be committed; it gets its own `npm ci` (from npm's cache where it can)
+// and its own cold build, and it never sees this checkout's node_modules, dist/ or data/.
+import { execFile, spawn } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+const exec = promisify(execFile);
+const repository = fileURLToPath(new URL('..', import.meta.url));
+
+/** Figures of the walk, printed at the end for the CI log and the README. */
+const timings = {};
+let clone;
+let start;
+
+async function copyWorkingTree(to) {
+  const { stdout } = await exec(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+    {
+      cwd: repository,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  for (const file of stdout.split('\0').filter(Boolean)) {
+    await mkdir(dirname(join(to, file)), { recursive: true });
+    // a tracked file deleted in the working tree is not part of what would be committed
+    await cp(join(repository, file), join(to, file)).catch((error) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+  // turbo hashes through git; a clone has a repository
+  const git = (...args) => exec('git', args, { cwd: to });
+  await git('init', '-q');
+  await git('add', '-A');
+  await git(
+    '-c',
+    'user.name=setup test',
+    '-c',
+    'user.email=setup@example.com',
+    'commit',
+    '-qm',
+    'clone',
+  );
+}
+
+async function timed(name, work) {
+  const started = performance.now();
+  const result = await work();
+  timings[name] = `${((performance.now() - started) / 1000).toFixed(1)} s`;
+  return result;
+}
+
+/** `npm start` in the clone: resolves once its banner says where it listens. */
+function npmStart(cwd) {
+  const child = spawn('npm', ['start'], {
+    cwd,
+    // PORT=0: a free port (the banner says which); the rest is the newcomer's environment
+    env: { ...process.env, PORT: '0', DATABASE_URL: '', INSTITUTION_CREDENTIALS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
+  const listening = new Promise((resolve, reject) => {
+    const onData = (chunk) => {
+      output += chunk;
+      const baseUrl = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (baseUrl && /--data-binary '[^']*'\n/.test(output)) resolve(baseUrl);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    exited.then((code) =>
+      reject(new Error(`npm start exited (${code}) before listening:\n${output}`)),
+    );
+  });
+  return { child, exited, listening, output: () => output };
+}
+
+/** Whether something accepts connections on the port of `baseUrl`. */
+function accepts(baseUrl) {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = connect({
+      host: hostname === 'localhost' ? '127.0.0.1' : hostname,
+      port: Number(port),
+    });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** The child processes of `pid` (Linux /proc). */
+async function childrenOf(pid) {
+  const text = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+  return text.split(/\s+/).filter(Boolean).map(Number);
+}
+
+async function descendantsOf(pid) {
+  const children = await childrenOf(pid);
+  return [...children, ...(await Promise.all(children.map(descendantsOf))).flat()];
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+beforeAll(async () => {
+  const scratch = await mkdtemp(join(tmpdir(), 'institution-api-fresh-clone-'));
+  clone = join(scratch, 'institution-api');
+  await timed('copy', () => copyWorkingTree(clone));
+  await timed('npm install (npm ci, warm npm cache)', () =>
+    exec('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: clone,
+      maxBuffer: 64 * 1024 * 1024,
+    }),
+  );
+  start = npmStart(clone);
+  start.baseUrl = await timed('npm start until listening (cold build)', () => start.listening);
+  start.processes = [start.child.pid, ...(await descendantsOf(start.child.pid))];
+}, 600_000);
+
+afterAll(async () => {
+  // whatever a failed stop left behind, by PID: npm, and the processes under it
+  for (const pid of start?.processes ?? []) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  if (clone) await rm(dirname(clone), { recursive: true, force: true });
+  console.log(`fresh-clone walk: ${JSON.stringify(timings)}`);
+});
+
+describe('the README set-up on a fresh clone', () => {
+  test('npm start prints the demo keys and a curl line that creates a user', async () => {
+    const curl = /^curl [\s\S]*?--data-binary '[^']*'$/m.exec(start.output())?.[0];
+    expect(curl).toBeDefined();
+    const { stdout } = await exec('bash', ['-c', `${curl} -s -o /dev/null -w '%{http_code}'`]);
+    expect(stdout).toBe('201');
+  });
+
+  test('the CLI works right after npm start, with the banner keys', async () => {
+    const help = await exec('npx', ['institution-api', '--help'], { cwd: clone });
+    expect(help.stdout).toMatch(/^Usage:\n {2}institution-api sign/);
+
+    const publicKey = /public key: (\S+)/.exec(start.output())?.[1];
+    const secretKey = /secret key: (\S+)/.exec(start.output())?.[1];
+    const file = join(clone, 'new-user.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        email: 'kofi.setup@example.com',
+        firstName: 'Kofi',
+        lastName: 'Setup',
+        mobileNumber: '0201234567',
+        ghanaCardNumber: 'GHA-918273645-1',
+        monthlyIncome: 900,
+      }),
+    );
+    const created = await exec('npx', ['institution-api', 'create', file], {
+      cwd: clone,
+      env: {
+        ...process.env,
+        INSTITUTION_PUBLIC_KEY: publicKey,
+        INSTITUTION_SECRET_KEY: secretKey,
+        INSTITUTION_API_URL: start.baseUrl,
+      },
+    });
+    expect(created.stdout).toContain('"email": "kofi.setup@example.com"');
+  });
+
+  test('the docs are served', async () => {
+    const page = await fetch(`${start.baseUrl}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('<title>');
+  });
+
+  test('SIGTERM to the PID of npm start stops the server and frees the port within 5 s', async () => {
+    const npmPid = start.child.pid;
+    const server = await childrenOf(npmPid);
+    expect(server).toHaveLength(1); // npm runs the server itself, with no shell in between
+    const [serverPid] = server;
+
+    const stopped = performance.now();
+    process.kill(npmPid, 'SIGTERM');
+    const code = await start.exited;
+    while ((await accepts(start.baseUrl)) && performance.now() - stopped < 5000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    timings['SIGTERM to port free'] = `${Math.round(performance.now() - stopped)} ms`;
+    expect(await accepts(start.baseUrl)).toBe(false);
+    expect(isAlive(serverPid)).toBe(false);
+    expect(code).toBe(0);
+  }, 15_000);
+});
