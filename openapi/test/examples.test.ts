@@ -84,12 +84,12 @@ describe('named examples', () => {
     ]) {
       expect(where).toContain(expected);
     }
-    for (const status of ['400', '401', '409', '413', '415', '429', '500']) {
+    for (const status of ['400', '401', '408', '409', '413', '415', '429', '500']) {
       expect(where.some((w) => w.startsWith(`createUser ${status} application/problem+json`))).toBe(
         true,
       );
     }
-    for (const status of ['400', '401', '404', '409', '413', '415', '429', '500']) {
+    for (const status of ['400', '401', '404', '408', '409', '413', '415', '429', '500']) {
       expect(where.some((w) => w.startsWith(`updateUser ${status} application/problem+json`))).toBe(
         true,
       );

@@ -1,5 +1,6 @@
 import type { SignatureOptions } from '@institution-api/signing';
 import { openapiDocument } from '@institution-api/types';
+import compression from 'compression';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { authenticate } from './http/authenticate.js';
@@ -8,6 +9,7 @@ import { errorHandler } from './http/error-handler.js';
 import { health } from './http/health.js';
 import { parseJsonBody } from './http/json-body.js';
 import { defaultDocsPage, docsPage, specFile } from './http/published-files.js';
+import { rateLimitPerInstitution } from './http/rate-limit.js';
 import { readRawBody } from './http/raw-body.js';
 import { requestContext } from './http/request-context.js';
 import { methodNotAllowed, notFound } from './http/routing.js';
@@ -24,6 +26,8 @@ export interface AppDependencies {
   signature?: SignatureOptions;
   /** The built docs page served at /docs; by default `@institution-api/docs`'s `dist/index.html`. */
   docsPage?: string;
+  /** RATE_LIMIT_PER_MINUTE: authenticated requests per institution and minute; none when absent. */
+  rateLimitPerMinute?: number;
 }
 
 /**
@@ -34,6 +38,11 @@ export interface AppDependencies {
  * those bytes → parse JSON → validate against the spec (express-openapi-validator) → handler, whose
  * response is validated against the spec too. Unknown paths answer 404 and known paths with another
  * method 405, before authentication. Every error is an RFC 9457 problem.
+ *
+ * `/` and `/docs/` redirect to the docs at `/docs`. The docs page (2.6 MB) and the spec files are
+ * sent compressed (br or gzip, as the client accepts); the API's answers are not: they are small,
+ * and compressing what mixes a caller's input with stored data is how BREACH-style attacks read
+ * secrets out of a response.
  */
 export function createApp(deps: AppDependencies): Express {
   const app = express();
@@ -47,27 +56,37 @@ export function createApp(deps: AppDependencies): Express {
   });
 
   const unauthenticated = express.Router({ caseSensitive: true, strict: true });
+  const compressed = compression();
+  unauthenticated
+    .route('/')
+    .get((_req, res) => res.redirect(302, '/docs'))
+    .all(methodNotAllowed(['GET', 'HEAD']));
+  unauthenticated
+    .route('/docs/')
+    .get((_req, res) => res.redirect(301, '/docs'))
+    .all(methodNotAllowed(['GET', 'HEAD']));
   unauthenticated
     .route('/healthz')
     .get(health(deps.storage))
     .all(methodNotAllowed(['GET', 'HEAD']));
   unauthenticated
     .route('/openapi.yaml')
-    .get(specFile('yaml'))
+    .get(compressed, specFile('yaml'))
     .all(methodNotAllowed(['GET', 'HEAD']));
   unauthenticated
     .route('/openapi.json')
-    .get(specFile('json'))
+    .get(compressed, specFile('json'))
     .all(methodNotAllowed(['GET', 'HEAD']));
   unauthenticated
     .route('/docs')
-    .get(docsPage(deps.docsPage ?? defaultDocsPage()))
+    .get(compressed, docsPage(deps.docsPage ?? defaultDocsPage()))
     .all(methodNotAllowed(['GET', 'HEAD']));
   app.use(unauthenticated);
 
   const operation = [
     readRawBody(),
     authenticate(deps.storage, deps.signature),
+    ...(deps.rateLimitPerMinute ? [rateLimitPerInstitution(deps.rateLimitPerMinute)] : []),
     parseJsonBody(),
     ...contractValidation({
       document: openapiDocument,

@@ -27,6 +27,17 @@ export interface Config {
   institutionCredentials: InstitutionCredential[] | undefined;
   /** SIGNATURE_ALGORITHM (sha256|sha512) and SIGNATURE_ENCODING (hex|base64), default sha256/hex. */
   signature: { algorithm: SignatureAlgorithm; encoding: SignatureEncoding };
+  /**
+   * SHUTDOWN_DRAIN_MS: how long requests in flight may take to finish after a stop signal,
+   * default 10,000 (10 s), 0 to 600,000. The whole stop is bounded by this plus a few seconds.
+   */
+  shutdownDrainMs: number;
+  /**
+   * RATE_LIMIT_PER_MINUTE: authenticated requests each institution may make per minute before the
+   * server answers 429 with Retry-After; unset or 0 (the default): no limit (DECISIONS.md "rate
+   * limit": integrators turn it on to test their retry handling).
+   */
+  rateLimitPerMinute: number | undefined;
 }
 
 /** A configuration value is wrong; the message names the variable and what it accepts. */
@@ -85,6 +96,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         'hex',
       ),
     },
+    shutdownDrainMs: check(
+      () => integerIn('SHUTDOWN_DRAIN_MS', read('SHUTDOWN_DRAIN_MS'), 0, 600_000, 10_000),
+      10_000,
+    ),
+    rateLimitPerMinute: check(() => {
+      const limit = integerIn('RATE_LIMIT_PER_MINUTE', read('RATE_LIMIT_PER_MINUTE'), 0, 1e6, 0);
+      return limit === 0 ? undefined : limit;
+    }, undefined),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
@@ -99,6 +118,21 @@ function parsePort(value: string | undefined): number {
     throw new Error(`PORT must be an integer from 0 to 65535, not "${value}".`);
   }
   return port;
+}
+
+function integerIn(
+  name: string,
+  value: string | undefined,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
+  if (value === undefined) return fallback;
+  const number = /^\d{1,7}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number >= min && number <= max)) {
+    throw new Error(`${name} must be an integer from ${min} to ${max}, not "${value}".`);
+  }
+  return number;
 }
 
 function parseHost(value: string | undefined): string {

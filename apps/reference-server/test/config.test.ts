@@ -10,6 +10,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       institutionCredentials: undefined,
       signature: { algorithm: 'sha256', encoding: 'hex' },
+      shutdownDrainMs: 10_000,
+      rateLimitPerMinute: undefined,
     });
   });
 
@@ -26,6 +28,8 @@ describe('loadConfig', () => {
         INSTITUTION_CREDENTIALS: JSON.stringify(credentials),
         SIGNATURE_ALGORITHM: 'sha512',
         SIGNATURE_ENCODING: 'base64',
+        SHUTDOWN_DRAIN_MS: '2500',
+        RATE_LIMIT_PER_MINUTE: '120',
       }),
     ).toEqual({
       port: 0,
@@ -34,7 +38,10 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       institutionCredentials: credentials,
       signature: { algorithm: 'sha512', encoding: 'base64' },
+      shutdownDrainMs: 2500,
+      rateLimitPerMinute: 120,
     });
+    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '0' }).rateLimitPerMinute).toBeUndefined();
     expect(loadConfig({ PORT: '', LOG_LEVEL: ' ' }).port).toBe(8080);
     expect(loadConfig({ HOST: '::' }).host).toBe('::');
     expect(loadConfig({ HOST: 'api.internal' }).host).toBe('api.internal');
@@ -45,6 +52,9 @@ describe('loadConfig', () => {
     [{ PORT: '65536' }, 'PORT must be an integer from 0 to 65535'],
     [{ PORT: '-1' }, 'PORT must be an integer'],
     [{ HOST: 'two words' }, 'HOST must be an IP address or a host name'],
+    [{ SHUTDOWN_DRAIN_MS: '10s' }, 'SHUTDOWN_DRAIN_MS must be an integer from 0 to 600000'],
+    [{ SHUTDOWN_DRAIN_MS: '600001' }, 'SHUTDOWN_DRAIN_MS must be an integer from 0 to 600000'],
+    [{ RATE_LIMIT_PER_MINUTE: '-5' }, 'RATE_LIMIT_PER_MINUTE must be an integer from 0 to 1000000'],
     [
       { LOG_LEVEL: 'verbose' },
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',

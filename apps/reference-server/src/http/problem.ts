@@ -17,6 +17,11 @@ export const problemKinds = {
     status: 400,
     title: 'Malformed JSON',
   },
+  malformedRequest: {
+    type: 'urn:institution-api:problem:malformed-request',
+    status: 400,
+    title: 'Malformed request',
+  },
   unauthorized: {
     type: 'urn:institution-api:problem:unauthorized',
     status: 401,
@@ -28,6 +33,11 @@ export const problemKinds = {
     status: 405,
     title: 'Method not allowed',
   },
+  requestTimeout: {
+    type: 'urn:institution-api:problem:request-timeout',
+    status: 408,
+    title: 'Request timeout',
+  },
   conflict: { type: 'urn:institution-api:problem:conflict', status: 409, title: 'Conflict' },
   payloadTooLarge: {
     type: 'urn:institution-api:problem:payload-too-large',
@@ -38,6 +48,16 @@ export const problemKinds = {
     type: 'urn:institution-api:problem:unsupported-media-type',
     status: 415,
     title: 'Unsupported media type',
+  },
+  headersTooLarge: {
+    type: 'urn:institution-api:problem:request-header-fields-too-large',
+    status: 431,
+    title: 'Request header fields too large',
+  },
+  rateLimited: {
+    type: 'urn:institution-api:problem:rate-limited',
+    status: 429,
+    title: 'Too many requests',
   },
   internal: {
     type: 'urn:institution-api:problem:internal',
@@ -84,25 +104,45 @@ export function validationProblem(errors: FieldError[]): HttpProblem {
 }
 
 /**
- * Writes `problem` as `application/problem+json`, with the request path as `instance` (the
- * spec's examples do the same). The query string is left out, and any character a URI reference
- * may not hold is percent-encoded, so `instance` stays a valid `uri-reference` whatever was sent.
+ * The most `errors` a problem lists (DECISIONS.md "errors"; spec `Problem.errors` maxItems): a
+ * body with thousands of unknown keys answers the first 50 and how many more, not a list the size
+ * of the body.
  */
+export const maxListedErrors = 50;
+
+/**
+ * The problem document of `kind`: `instance` is the request path (the spec's examples do the
+ * same) and `errors` is cut at {@link maxListedErrors}, `errorsOmitted` counting the rest.
+ */
+export function problemDocument(
+  kind: ProblemKind,
+  detail: string,
+  url: string | undefined,
+  errors?: FieldError[],
+): Problem {
+  const body: Problem = { type: kind.type, title: kind.title, status: kind.status, detail };
+  if (url !== undefined) body.instance = instanceOf(url);
+  if (errors) {
+    body.errors = errors.slice(0, maxListedErrors);
+    if (errors.length > maxListedErrors) body.errorsOmitted = errors.length - maxListedErrors;
+  }
+  return body;
+}
+
+/** Writes `problem` as `application/problem+json` (see {@link problemDocument}). */
 export function sendProblem(req: Request, res: Response, problem: HttpProblem): void {
-  const body: Problem = {
-    type: problem.kind.type,
-    title: problem.kind.title,
-    status: problem.kind.status,
-    detail: problem.detail,
-    instance: instanceOf(req),
-  };
-  if (problem.errors) body.errors = problem.errors;
+  const body = problemDocument(problem.kind, problem.detail, req.originalUrl, problem.errors);
   for (const [name, value] of Object.entries(problem.headers ?? {})) res.setHeader(name, value);
   res.status(problem.kind.status).type(problemMediaType).json(body);
 }
 
-function instanceOf(req: Request): string {
-  const path = req.originalUrl.split('?', 1)[0] ?? '/';
+/**
+ * The path of `url` as a URI reference: the query string left out, and any character a URI
+ * reference may not hold percent-encoded, so `instance` stays a valid `uri-reference` whatever
+ * was sent.
+ */
+function instanceOf(url: string): string {
+  const path = url.split('?', 1)[0] ?? '/';
   return path
     .replace(/%(?![0-9A-Fa-f]{2})/g, '%25')
     .replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g, (c) => encodeURIComponent(c));

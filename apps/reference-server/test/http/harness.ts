@@ -7,6 +7,7 @@ import {
 import { openapiDocument, type UserInput } from '@institution-api/types';
 import { createApp } from '../../src/app.js';
 import { generateCredential } from '../../src/credentials/generate-credential.js';
+import { createHttpServer, type HttpTimeouts } from '../../src/http/http-server.js';
 import { createSpecSchemas } from '../../src/http/validation/spec-ajv.js';
 import { createLogger } from '../../src/logger.js';
 import { openStorage } from '../../src/storage/open-storage.js';
@@ -38,7 +39,7 @@ export interface SendOptions {
   headers?: Record<string, string>;
 }
 
-/** A running app on real in-memory PGlite, its captured logs, and signed-request helpers. */
+/** A running app on a real in-memory SQLite database, its captured logs, and signed-request helpers. */
 export interface TestServer {
   baseUrl: string;
   storage: Storage;
@@ -49,8 +50,7 @@ export interface TestServer {
 }
 
 /**
- * Starts `createApp` on an ephemeral port with a real in-memory PGlite (one per test file: it
- * takes about a second to start) and three institutions, capturing the JSON logs in memory.
+ * Starts `createApp` on an ephemeral port with a real in-memory SQLite database (one per test file) and three institutions, capturing the JSON logs in memory.
  * `wrapStorage` lets a test break a dependency on purpose; `shareWith` reuses a running test
  * server's database, for a second app with other options.
  */
@@ -61,6 +61,8 @@ export async function startTestServer(
     wrapStorage?: (storage: Storage) => Storage;
     /** Share another test server's storage (and institutions) instead of opening a new one. */
     shareWith?: TestServer;
+    rateLimitPerMinute?: number;
+    timeouts?: HttpTimeouts;
   } = {},
 ): Promise<TestServer> {
   const shared = options.shareWith;
@@ -78,8 +80,9 @@ export async function startTestServer(
     logger,
     ...(options.signature ? { signature: options.signature } : {}),
     ...(options.docsPage ? { docsPage: options.docsPage } : {}),
+    ...(options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {}),
   });
-  const server = app.listen(0, '127.0.0.1');
+  const server = createHttpServer(app, options.timeouts).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

@@ -203,7 +203,7 @@ describe('routing', () => {
     for (const unknown of [
       '/api/v1/external/people',
       '/api/v2/external/users',
-      '/',
+      '/users',
       '/API/V1/external/users',
     ]) {
       const answer = await server.send('POST', unknown, { body: newUser() });

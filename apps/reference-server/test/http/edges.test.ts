@@ -1,0 +1,239 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { type IncomingHttpHeaders, request } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { httpTimeouts } from '../../src/http/http-server.js';
+import { newUser, schemaErrors, startTestServer, type TestServer } from './harness.js';
+
+let server: TestServer;
+let docsDir: string;
+/** A docs page large enough to be worth compressing, and easy to recognize whole. */
+const page = `<!doctype html><title>docs</title>${'<p>Ghana Card number</p>\n'.repeat(4000)}`;
+
+beforeAll(async () => {
+  docsDir = await mkdtemp(join(tmpdir(), 'reference-server-edges-'));
+  await writeFile(join(docsDir, 'index.html'), page);
+  server = await startTestServer({
+    docsPage: join(docsDir, 'index.html'),
+    // short, so that a test can wait them out
+    timeouts: {
+      headersTimeoutMs: 600,
+      requestTimeoutMs: 1200,
+      keepAliveTimeoutMs: 500,
+      checkEveryMs: 100,
+    },
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  if (docsDir) await rm(docsDir, { recursive: true, force: true });
+});
+
+/** A GET with node:http, which (unlike fetch) neither follows redirects nor decompresses. */
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(`${server.baseUrl}${path}`, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/**
+ * Sends raw bytes on a new connection, leaves it open, and resolves with everything the server
+ * answers once the server closes it.
+ */
+function raw(bytes: string): Promise<string> {
+  const { port } = new URL(server.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(bytes));
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+function problemOf(answer: string): { status: number; contentType: string; body: unknown } {
+  const [head = '', body = ''] = answer.split('\r\n\r\n');
+  return {
+    status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]),
+    contentType: /content-type: ([^\r\n]+)/i.exec(head)?.[1] ?? '',
+    body: JSON.parse(body),
+  };
+}
+
+describe('redirects to the docs (issue #11)', () => {
+  test('GET / redirects to /docs', async () => {
+    const answer = await get('/');
+    expect(answer.status).toBe(302);
+    expect(answer.headers.location).toBe('/docs');
+  });
+
+  test('GET /docs/ redirects to /docs for good', async () => {
+    const answer = await get('/docs/');
+    expect(answer.status).toBe(301);
+    expect(answer.headers.location).toBe('/docs');
+  });
+});
+
+describe('the docs are sent compressed to a client that accepts it', () => {
+  test.each([
+    ['gzip', gunzipSync],
+    ['br', brotliDecompressSync],
+  ])('Accept-Encoding: %s', async (encoding, decompress) => {
+    const answer = await get('/docs', { 'accept-encoding': encoding });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBe(encoding);
+    expect(answer.headers.vary).toMatch(/accept-encoding/i);
+    expect(answer.body.length).toBeLessThan(page.length / 10);
+    expect(decompress(answer.body).toString()).toBe(page);
+  });
+
+  test('without Accept-Encoding, as it is', async () => {
+    const answer = await get('/docs');
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.body.toString()).toBe(page);
+  });
+
+  test('the spec too; the API answers are not compressed', async () => {
+    const spec = await get('/openapi.json', { 'accept-encoding': 'gzip' });
+    expect(spec.headers['content-encoding']).toBe('gzip');
+    const created = await server.send('POST', '/api/v1/external/users', {
+      body: newUser(),
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('content-encoding')).toBeNull();
+  });
+});
+
+describe('the HTTP parser\'s errors are problem details (DECISIONS.md "errors")', () => {
+  test('bytes that are not HTTP answer 400 malformed-request', async () => {
+    const answer = problemOf(await raw('HELLO THERE\r\n\r\n'));
+    expect(answer.status).toBe(400);
+    expect(answer.contentType).toBe('application/problem+json');
+    expect(answer.body).toMatchObject({ type: 'urn:institution-api:problem:malformed-request' });
+    expect(schemaErrors('Problem', answer.body)).toEqual([]);
+  });
+
+  test('headers over 16 KiB answer 431', async () => {
+    const answer = problemOf(
+      await raw(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+    );
+    expect(answer.status).toBe(431);
+    expect(answer.body).toMatchObject({
+      type: 'urn:institution-api:problem:request-header-fields-too-large',
+      status: 431,
+    });
+    expect(schemaErrors('Problem', answer.body)).toEqual([]);
+  });
+
+  test('a body that does not arrive in time answers 408 and frees the connection', async () => {
+    const started = performance.now();
+    const answer = problemOf(
+      await raw(
+        'POST /api/v1/external/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"em',
+      ),
+    );
+    expect(answer.status).toBe(408);
+    expect(answer.body).toMatchObject({ type: 'urn:institution-api:problem:request-timeout' });
+    expect(schemaErrors('Problem', answer.body)).toEqual([]);
+    // the short test timeout (1.2 s, checked every 0.1 s), not Node's 300 s
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  test('the production timeouts are set, not left at Node’s defaults', () => {
+    expect(httpTimeouts).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      checkEveryMs: 1_000,
+    });
+  });
+});
+
+describe('error lists are capped (DECISIONS.md "errors")', () => {
+  test('5,000 unknown fields answer 50 errors and the count of the rest', async () => {
+    const body: Record<string, unknown> = newUser();
+    for (let i = 0; i < 5_000; i += 1) body[`u${i}`] = 0;
+    const answer = await server.send('POST', '/api/v1/external/users', { body });
+    expect(answer.status).toBe(400);
+    const problem = answer.body as { errors: unknown[]; errorsOmitted: number };
+    expect(problem.errors).toHaveLength(50);
+    expect(problem.errorsOmitted).toBe(4_950);
+    expect(answer.text.length).toBeLessThan(10_000);
+    expect(schemaErrors('Problem', answer.body)).toEqual([]);
+  });
+
+  test('a short list is whole, without a count', async () => {
+    const answer = await server.send('POST', '/api/v1/external/users', {
+      body: { ...newUser(), nickname: 'Kofi' },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).not.toHaveProperty('errorsOmitted');
+  });
+});
+
+describe('RATE_LIMIT_PER_MINUTE (DECISIONS.md "rate limit")', () => {
+  test('off by default', async () => {
+    for (let i = 0; i < 30; i += 1) {
+      expect((await server.send('GET', '/api/v1/external/users/nope')).status).not.toBe(429);
+    }
+  });
+
+  test('over the limit, 429 with Retry-After, for that institution only', async () => {
+    const limited = await startTestServer({ shareWith: server, rateLimitPerMinute: 3 });
+    try {
+      const [alpha, beta] = limited.institutions;
+      for (let i = 0; i < 3; i += 1) {
+        const answer = await limited.send('POST', '/api/v1/external/users', {
+          body: newUser(),
+          as: alpha,
+        });
+        expect(answer.status).toBe(201);
+      }
+      const refused = await limited.send('POST', '/api/v1/external/users', {
+        body: newUser(),
+        as: alpha,
+      });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(refused.body).toMatchObject({
+        type: 'urn:institution-api:problem:rate-limited',
+        status: 429,
+      });
+      expect(schemaErrors('Problem', refused.body)).toEqual([]);
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+
+      const other = await limited.send('POST', '/api/v1/external/users', {
+        body: newUser(),
+        as: beta,
+      });
+      expect(other.status).toBe(201);
+      // unsigned requests neither count nor get 429: authentication comes first
+      const unsigned = await limited.send('POST', '/api/v1/external/users', {
+        body: newUser(),
+        as: null,
+      });
+      expect(unsigned.status).toBe(401);
+    } finally {
+      await limited.close();
+    }
+  });
+});
