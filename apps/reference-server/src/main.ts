@@ -4,33 +4,46 @@ import { createApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { generateCredential } from './credentials/generate-credential.js';
 import { startBanner } from './demo-banner.js';
-import { createLogger } from './logger.js';
-import { stopGracefullyOnSignals } from './shutdown.js';
+import { createHttpServer } from './http/http-server.js';
+import { createLogger, flushLogs } from './logger.js';
+import { handleStopSignals, logFlushTimeoutMs, type StopControl } from './shutdown.js';
 import { defaultDataDir, openStorage } from './storage/open-storage.js';
 import type { InstitutionCredential, Storage } from './storage/types.js';
 
 /**
- * `npm start`: read the configuration from the environment, open the database (embedded PGlite in
- * `data/` unless DATABASE_URL says otherwise), provision INSTITUTION_CREDENTIALS, create a demo
- * institution when there is none at all, listen, and stop gracefully on SIGTERM/SIGINT.
+ * `npm start`: read the configuration from the environment, install the stop signals, open the
+ * database (embedded SQLite in `data/` unless DATABASE_URL says otherwise), provision
+ * INSTITUTION_CREDENTIALS, create a demo institution when there is none at all, and listen.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.logLevel });
-  const storage = await openStorage(config.databaseUrl, {
-    defaultDataDir,
-    onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed'),
-  });
-
+  // A reader of stdout that has gone must not end the server (the banner is written there).
+  process.stdout.on('error', () => {});
+  // Before anything is opened, so that a signal during start-up closes it and exits (issue #10).
+  const stop = handleStopSignals({ logger, drainTimeoutMs: config.shutdownDrainMs });
   try {
-    await serve(config, storage, logger);
+    logger.debug('opening the storage');
+    const storage = await openStorage(config.databaseUrl, {
+      defaultDataDir,
+      onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed'),
+    });
+    stop.storage(storage);
+    if (!stop.stopping) await serve(config, storage, logger, stop);
   } catch (error) {
-    await storage.close();
+    // Logged too, so that the error is written before the exit drops what is still buffered.
+    logger.fatal({ err: error }, 'failed to start');
+    await flushLogs(logger, logFlushTimeoutMs);
     throw error;
   }
 }
 
-async function serve(config: Config, storage: Storage, logger: Logger): Promise<void> {
+async function serve(
+  config: Config,
+  storage: Storage,
+  logger: Logger,
+  stop: StopControl,
+): Promise<void> {
   if (config.institutionCredentials) {
     await storage.upsertCredentials(config.institutionCredentials);
     logger.info(
@@ -44,11 +57,18 @@ async function serve(config: Config, storage: Storage, logger: Logger): Promise<
     await storage.upsertCredentials([demo]);
     logger.info({ institution: demo.institution }, 'created the demo institution');
   }
+  if (stop.stopping) return;
 
-  const server = createApp({ storage, logger, signature: config.signature }).listen(
-    config.port,
-    config.host,
+  const server = createHttpServer(
+    createApp({
+      storage,
+      logger,
+      signature: config.signature,
+      rateLimitPerMinute: config.rateLimitPerMinute,
+    }),
   );
+  stop.server(server);
+  server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -59,7 +79,6 @@ async function serve(config: Config, storage: Storage, logger: Logger): Promise<
     ? 'localhost'
     : config.host;
   process.stdout.write(startBanner({ baseUrl: `http://${host}:${port}`, config, demo }));
-  stopGracefullyOnSignals(server, storage, logger);
 }
 
 main().catch((error: unknown) => {

@@ -1,52 +1,132 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { flushLogs } from './logger.js';
 import type { Storage } from './storage/types.js';
 
-/** How long in-flight requests may take to finish once a stop signal arrived. */
-export const drainTimeoutMs = 10_000;
+/** How long closing the storage may take once requests have drained. */
+export const storageCloseTimeoutMs = 3_000;
+/** How long the last log lines may take to be written before the process exits without them. */
+export const logFlushTimeoutMs = 1_000;
+/**
+ * A second signal this soon after the first is the same stop: under `npm start`, Ctrl-C reaches
+ * the server twice at once, from the terminal and forwarded by npm.
+ */
+export const repeatWindowMs = 1_000;
+
+/** What {@link handleStopSignals} stops, handed to it as start-up opens each. */
+export interface StopControl {
+  /** The storage to close at the end of a stop (closed at once if a stop already began). */
+  storage(storage: Storage): void;
+  /** The listening server to drain (closed at once if a stop already began). */
+  server(server: Server): void;
+  /** Whether a stop signal came: start-up goes no further. */
+  readonly stopping: boolean;
+}
 
 /**
- * Graceful shutdown on SIGTERM and SIGINT: stop accepting connections, let in-flight requests
- * finish (answering them with `Connection: close`), close idle keep-alive connections, and after
- * {@link drainTimeoutMs} cut whatever is left; then close the storage (a PGlite checkpoint and the
- * data directory's lock) and exit 0. A second signal exits at once with 1.
+ * Graceful and bounded stop on SIGTERM and SIGINT, installed before anything is opened so that a
+ * signal during start-up closes what is open and exits too (issue #10):
+ *
+ * 1. stop accepting connections; let requests in flight finish, each answered with
+ *    `Connection: close`; close idle keep-alive connections at once and, after `drainTimeoutMs`,
+ *    every connection left (a request hanging open does not hold the stop);
+ * 2. close the storage, waiting at most {@link storageCloseTimeoutMs};
+ * 3. write the last log lines, waiting at most {@link logFlushTimeoutMs} (stdout may be a pipe
+ *    nobody reads any more), and exit 0 (1 if the storage failed to close).
+ *
+ * Whatever hangs, the process exits 1 at `drainTimeoutMs` + {@link storageCloseTimeoutMs} +
+ * {@link logFlushTimeoutMs} + 1 s. A second signal, more than {@link repeatWindowMs} after the
+ * first, exits 1 at once.
  */
-export function stopGracefullyOnSignals(server: Server, storage: Storage, logger: Logger): void {
-  let stopping = false;
+export function handleStopSignals(options: {
+  logger: Logger;
+  drainTimeoutMs: number;
+  /** Ends the process; tests pass their own. */
+  exit?: (code: number) => void;
+}): StopControl {
+  const { logger, drainTimeoutMs } = options;
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  let stopSignalAt: number | undefined;
+  let storage: Storage | undefined;
+  let server: Server | undefined;
   // Responses not yet sent when the signal comes: told to close their connection once done.
   const inFlight = new Set<ServerResponse>();
-  server.on('request', (_req, res: ServerResponse) => {
-    if (stopping) res.setHeader('Connection', 'close');
-    inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
-  });
 
-  const stop = async (signal: NodeJS.Signals) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second stop signal: exiting without draining');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal, inFlight: inFlight.size }, 'stopping: draining in-flight requests');
-    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    const deadline = setTimeout(() => {
-      logger.warn({ drainTimeoutMs }, 'drain deadline passed: closing remaining connections');
-      server.closeAllConnections();
-    }, drainTimeoutMs);
-    await closed;
-    clearTimeout(deadline);
+  const drain = (listening: Server) =>
+    new Promise<void>((resolve) => {
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      listening.close(() => resolve());
+      listening.closeIdleConnections();
+      const deadline = setTimeout(() => {
+        logger.warn({ drainTimeoutMs }, 'drain deadline passed: closing remaining connections');
+        listening.closeAllConnections();
+      }, drainTimeoutMs);
+      deadline.unref();
+    });
+
+  const closeStorage = async (open: Storage): Promise<boolean> => {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await storage.close();
+      await Promise.race([
+        open.close(),
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`the storage did not close within ${storageCloseTimeoutMs} ms`)),
+            storageCloseTimeoutMs,
+          );
+        }),
+      ]);
+      return true;
     } catch (error) {
       logger.error({ err: error }, 'closing the storage failed');
-      process.exitCode = 1;
+      return false;
+    } finally {
+      clearTimeout(timer);
     }
+  };
+
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopSignalAt !== undefined) {
+      if (Date.now() - stopSignalAt < repeatWindowMs) return;
+      logger.warn({ signal }, 'second stop signal: exiting without draining');
+      await flushLogs(logger, 0);
+      exit(1);
+      return;
+    }
+    stopSignalAt = Date.now();
+    // The bound on the whole stop, whatever is pending.
+    setTimeout(
+      async () => {
+        logger.error('the stop took too long: exiting');
+        await flushLogs(logger, 0);
+        exit(1);
+      },
+      drainTimeoutMs + storageCloseTimeoutMs + logFlushTimeoutMs + 1_000,
+    );
+    logger.info({ signal, inFlight: inFlight.size }, 'stopping: draining in-flight requests');
+    if (server) await drain(server);
+    const closed = storage ? await closeStorage(storage) : true;
     logger.info('stopped');
-    logger.flush();
-    process.exit();
+    await flushLogs(logger, logFlushTimeoutMs);
+    exit(closed ? 0 : 1);
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+
+  return {
+    get stopping() {
+      return stopSignalAt !== undefined;
+    },
+    storage(opened) {
+      storage = opened;
+    },
+    server(listening) {
+      server = listening;
+      listening.on('request', (_req, res: ServerResponse) => {
+        if (stopSignalAt !== undefined) res.setHeader('Connection', 'close');
+        inFlight.add(res);
+        res.once('close', () => inFlight.delete(res));
+      });
+    },
+  };
 }

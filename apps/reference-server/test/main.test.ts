@@ -1,5 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { connect } from 'node:net';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { formatAuthorization, signBodySync } from '@institution-api/signing/node';
 import { describe, expect, test } from 'vitest';
 import { mainJs, startBuiltServer } from './crash/built-server.js';
@@ -9,6 +12,18 @@ const credential = {
   publicKey: 'pk_main_test',
   secretKey: 'sk_main_test_0123456789abcdef',
 };
+
+/** A create whose body never finishes arriving: in flight until the connection is cut. */
+async function hangingRequest(baseUrl: string): Promise<Socket> {
+  const socket = connect(Number(new URL(baseUrl).port), '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.on('error', () => {});
+  socket.write(
+    'POST /api/v1/external/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+  );
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return socket;
+}
 
 describe('node dist/main.js', () => {
   test('a fresh database gets a demo institution whose printed curl line works', async () => {
@@ -94,6 +109,92 @@ describe('node dist/main.js', () => {
     expect(response).toMatch(/^HTTP\/1\.1 401 /);
     expect(response).toMatch(/connection: close/i);
     expect(server.stdout()).toContain('"msg":"stopped"');
+  });
+
+  test('a request hanging open does not hold the stop beyond SHUTDOWN_DRAIN_MS', async () => {
+    const server = await startBuiltServer({
+      DATABASE_URL: 'memory://',
+      INSTITUTION_CREDENTIALS: JSON.stringify([credential]),
+      SHUTDOWN_DRAIN_MS: '500',
+    });
+    const socket = await hangingRequest(server.baseUrl);
+    const stopped = performance.now();
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const stopMs = performance.now() - stopped;
+    socket.destroy();
+    console.log(`stop with a hanging request, drain 500 ms: ${Math.round(stopMs)} ms`);
+    expect(stopMs).toBeLessThan(500 + 5_000);
+  });
+
+  test('stdout a pipe whose reader has gone: the stop still ends (issue #10)', async () => {
+    const server = await startBuiltServer({
+      DATABASE_URL: 'memory://',
+      INSTITUTION_CREDENTIALS: JSON.stringify([credential]),
+      LOG_LEVEL: 'info',
+    });
+    for (let i = 0; i < 3; i += 1) await fetch(`${server.baseUrl}/healthz`);
+    server.child.stdout?.destroy();
+    // Nothing is written between the reader going and the signal: the stop's own log lines are
+    // the first to meet the broken pipe, still in flight when the process exits. That is what
+    // hung for good (pino's exit-time flush retries a broken pipe forever).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const stopped = performance.now();
+    server.child.kill('SIGTERM');
+    const bound = setTimeout(() => server.child.kill('SIGKILL'), 20_000);
+    const code = await server.exited;
+    clearTimeout(bound);
+    console.log(`stop with stdout's reader gone: ${Math.round(performance.now() - stopped)} ms`);
+    expect(code).toBe(0);
+    expect(performance.now() - stopped).toBeLessThan(10_000 + 5_000);
+  });
+
+  test('a second signal, a second or more after the first, exits at once with 1', async () => {
+    const server = await startBuiltServer({
+      DATABASE_URL: 'memory://',
+      INSTITUTION_CREDENTIALS: JSON.stringify([credential]),
+    });
+    const socket = await hangingRequest(server.baseUrl); // holds the drain for 10 s
+    server.child.kill('SIGTERM');
+    // The same stop: under npm start, Ctrl-C reaches the server twice, from the terminal and
+    // forwarded by npm a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    server.child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 1_400));
+    expect(server.child.exitCode).toBeNull(); // still draining
+    const second = performance.now();
+    server.child.kill('SIGINT');
+    expect(await server.exited).toBe(1);
+    socket.destroy();
+    expect(performance.now() - second).toBeLessThan(2_000);
+  });
+
+  test('a signal during start-up, once the storage is opening, stops cleanly', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'reference-server-start-signal-'));
+    try {
+      const child = spawn(process.execPath, [mainJs], {
+        env: { PATH: process.env.PATH ?? '', PORT: '0', DATABASE_URL: dir, LOG_LEVEL: 'debug' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const exited = new Promise((resolve) =>
+        child.once('exit', (code, signal) => resolve(code ?? signal)),
+      );
+      let out = '';
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+        if (out.includes('opening the storage') && child.signalCode === null) {
+          child.kill('SIGTERM');
+        }
+      });
+      expect(await exited).toBe(0);
+      expect(out).toContain('"msg":"stopped"');
+      // and the directory opens again
+      const again = await startBuiltServer({ DATABASE_URL: dir });
+      again.child.kill('SIGTERM');
+      expect(await again.exited).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   test('an invalid variable is a clear start-up error, exit 1, no stack trace', () => {
