@@ -3,6 +3,7 @@ import { openapiDocument } from '@institution-api/types';
 import compression from 'compression';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
+import { cachedCredentials } from './credentials/credential-cache.js';
 import { authenticate } from './http/authenticate.js';
 import { contractValidation } from './http/contract.js';
 import { errorHandler } from './http/error-handler.js';
@@ -49,11 +50,7 @@ export function createApp(deps: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  app.use(requestContext(deps.logger));
-  app.use((_req, res, next) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    next();
-  });
+  app.use(requestContext(app, deps.logger));
 
   const unauthenticated = express.Router({ caseSensitive: true, strict: true });
   const compressed = compression();
@@ -85,7 +82,7 @@ export function createApp(deps: AppDependencies): Express {
 
   const operation = [
     readRawBody(),
-    authenticate(deps.storage, deps.signature),
+    authenticate(cachedCredentials(deps.storage), deps.signature),
     ...(deps.rateLimitPerMinute ? [rateLimitPerInstitution(deps.rateLimitPerMinute)] : []),
     parseJsonBody(),
     ...contractValidation({
