@@ -4,7 +4,7 @@ import {
   verifySync,
 } from '@institution-api/signing/node';
 import type { RequestHandler } from 'express';
-import type { Storage } from '../storage/types.js';
+import type { CredentialLookup } from '../credentials/credential-cache.js';
 import { HttpProblem, problemKinds } from './problem.js';
 
 /** The institution a request was signed by, for the operations that follow authentication. */
@@ -33,7 +33,8 @@ export type AuthenticationFailure =
   | 'wrong-signature';
 
 /**
- * Verifies `Authorization: <publicKey>:<signature>` over the exact raw body bytes (`req.body` is
+ * Verifies `Authorization: <publicKey>:<signature>` (the key pair from `findCredential`, in the
+ * server a short-lived cache over the storage: see credential-cache.ts) over the exact raw body bytes (`req.body` is
  * still the Buffer from {@link readRawBody}), before JSON parsing or validation, so nothing about
  * an unauthenticated request is looked at (spec: `InstitutionSignature`; DECISIONS.md
  * "Authentication").
@@ -43,7 +44,10 @@ export type AuthenticationFailure =
  * costs one HMAC, so the answer time does not tell an unknown key from a wrong signature at the
  * HMAC step. `verifySync` compares in constant time.
  */
-export function authenticate(storage: Storage, signature: SignatureOptions = {}): RequestHandler {
+export function authenticate(
+  findCredential: CredentialLookup,
+  signature: SignatureOptions = {},
+): RequestHandler {
   return async (req, res, next) => {
     const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const refuse = (reason: AuthenticationFailure, publicKey?: string) => {
@@ -58,7 +62,7 @@ export function authenticate(storage: Storage, signature: SignatureOptions = {})
     if (header === undefined) return refuse('missing-header');
     const presented = parseAuthorization(header, signature);
     if (!presented) return refuse('malformed-header');
-    const credential = await storage.findCredential(presented.publicKey);
+    const credential = await findCredential(presented.publicKey);
     if (!credential) {
       verifySync(body, presented.signature, 'no-such-institution', signature);
       return refuse('unknown-public-key', presented.publicKey);

@@ -1,0 +1,47 @@
+import type { Storage } from '../storage/types.js';
+
+/** What authentication needs to know of a public key: its institution and secret. */
+export type StoredCredential = NonNullable<Awaited<ReturnType<Storage['findCredential']>>>;
+
+/** Looks a public key up; null when no institution has it. */
+export type CredentialLookup = (publicKey: string) => Promise<StoredCredential | null>;
+
+/**
+ * How long a looked-up key pair (or the absence of one) is trusted without asking the database
+ * again: a key pair issued, rotated or revoked while the server runs takes effect within this.
+ */
+export const credentialTtlMs = 5_000;
+
+/** The most public keys remembered at once; the oldest go first, so random keys cannot fill memory. */
+const maxEntries = 10_000;
+
+/**
+ * {@link Storage.findCredential} behind an in-memory cache with a short TTL, so that a signed
+ * request costs no database query for its key pair (issue #9: on PostgreSQL a round trip per
+ * request). Unknown keys are remembered too, so a flood of made-up keys does not reach the
+ * database either. Concurrent lookups of one key share one query.
+ */
+export function cachedCredentials(
+  storage: Pick<Storage, 'findCredential'>,
+  options: { ttlMs?: number; now?: () => number } = {},
+): CredentialLookup {
+  const ttlMs = options.ttlMs ?? credentialTtlMs;
+  const now = options.now ?? Date.now;
+  const entries = new Map<string, { until: number; found: Promise<StoredCredential | null> }>();
+  return (publicKey) => {
+    const cached = entries.get(publicKey);
+    if (cached && cached.until > now()) return cached.found;
+    entries.delete(publicKey);
+    if (entries.size >= maxEntries) {
+      const oldest = entries.keys().next().value;
+      if (oldest !== undefined) entries.delete(oldest);
+    }
+    const found = storage.findCredential(publicKey);
+    entries.set(publicKey, { until: now() + ttlMs, found });
+    // A failed lookup is not remembered: the next request asks again.
+    found.catch(() => {
+      if (entries.get(publicKey)?.found === found) entries.delete(publicKey);
+    });
+    return found;
+  };
+}
