@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Express, RequestHandler } from 'express';
+import type { Express as ExpressApp, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 
 declare global {
@@ -29,7 +29,7 @@ const requestLoggers = new WeakMap<object, Logger>();
  * error), and the access line, whose fields are fixed and hold no secret, goes through a logger
  * without the redaction pass (`redactedPaths`) that every other line gets.
  */
-export function requestContext(app: Express, logger: Logger): RequestHandler {
+export function requestContext(app: ExpressApp, logger: Logger): RequestHandler {
   Object.defineProperty(app.request, 'log', {
     configurable: true,
     get(this: Express.Request): Logger {
