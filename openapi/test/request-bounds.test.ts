@@ -25,7 +25,9 @@ function requestStrings(): { where: string; schema: Schema }[] {
     if (typeof schema.$ref === 'string') return walk(resolve(schema.$ref), schema.$ref);
     const types = ([] as unknown[]).concat(schema.type ?? []);
     if (types.includes('string')) found.push({ where, schema });
-    for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
+    for (const [name, property] of Object.entries(
+      (schema.properties ?? {}) as Record<string, Schema>,
+    )) {
       walk(property, `${where}/${name}`);
     }
     for (const keyword of ['oneOf', 'anyOf', 'allOf']) {
@@ -34,7 +36,8 @@ function requestStrings(): { where: string; schema: Schema }[] {
       }
     }
     for (const keyword of ['items', 'additionalProperties', 'then', 'else', 'if']) {
-      if (typeof schema[keyword] === 'object') walk(schema[keyword] as Schema, `${where}/${keyword}`);
+      if (typeof schema[keyword] === 'object')
+        walk(schema[keyword] as Schema, `${where}/${keyword}`);
     }
   };
   for (const [path, item] of Object.entries(spec.paths)) {
