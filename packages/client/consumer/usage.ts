@@ -40,7 +40,7 @@ import {
 export const users: UsersClient = createUsersClient({
   baseUrl: 'https://institution.example.com',
   publicKey: 'pk_live_institution',
-  secretKey: 'sk_live_secret',
+  secretKey: 'sk_example_not_a_real_secret',
   timeoutMs: DEFAULT_TIMEOUT_MS,
   retry: { retries: DEFAULT_RETRY.retries, baseDelayMs: 250, maxDelayMs: 5000 },
   signature: { algorithm: 'sha256', encoding: 'hex' },
@@ -175,7 +175,7 @@ export async function withTheRawClient(): Promise<UserCreated | undefined> {
 
 export const middleware = createSigningMiddleware({
   publicKey: 'pk_live_institution',
-  secretKey: 'sk_live_secret',
+  secretKey: 'sk_example_not_a_real_secret',
   signature: { algorithm: 'sha512', encoding: 'base64' },
 });
 

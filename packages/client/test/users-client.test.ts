@@ -315,7 +315,7 @@ describe('createUsersClient options', () => {
   });
 
   it('never puts the secret key in an error message', () => {
-    const secretKey = 'sk_live_secret_value';
+    const secretKey = 'sk_example_secret_value';
     for (const bad of [{ publicKey: 'bad key' }, { timeoutMs: -1 }, { baseUrl: 'nope' }]) {
       try {
         createUsersClient({ ...base, secretKey, ...bad });
