@@ -36,22 +36,42 @@ export function parseJsonBody(): RequestHandler {
     if (raw.length === 0) {
       throw validationProblem([{ path: '/body', message: 'the body is required (a JSON object)' }]);
     }
+    let text: string;
     let body: unknown;
     try {
-      body = JSON.parse(utf8.decode(raw));
+      text = utf8.decode(raw);
+      body = JSON.parse(text);
     } catch {
       throw new HttpProblem(problemKinds.malformedJson, 'The request body is not valid JSON.');
     }
-    const refused = findRefusedContent(body);
+    const refused = mayHoldRefusedContent(text) ? findRefusedContent(body) : undefined;
     if (refused !== undefined) throw validationProblem([refused]);
     req.body = body;
     next();
   };
 }
 
+/**
+ * Whether the JSON text could parse to anything {@link findRefusedContent} refuses; when it cannot,
+ * the walk over the parsed value (a fifth of this middleware's time, issue #9) is skipped. Sound
+ * because the text is strict JSON decoded from strict UTF-8: a NUL can only be written `\u0000`
+ * (JSON forbids raw control characters), a lone surrogate only as a `\uD8xx` escape (strict UTF-8
+ * has no encoding for one), and a forbidden key either literally or with a `\u` escape (no other
+ * JSON escape yields a letter or `_`).
+ */
+function mayHoldRefusedContent(text: string): boolean {
+  return (
+    text.includes('\\u') ||
+    text.includes('__proto__') ||
+    text.includes('constructor') ||
+    text.includes('prototype')
+  );
+}
+
 /** `application/json`, with no charset or `charset=utf-8` (RFC 8259 section 8.1: JSON is UTF-8). */
 function isUtf8Json(header: string | undefined): boolean {
   if (header === undefined) return false;
+  if (header === 'application/json') return true;
   const [mediaType = '', ...parameters] = header
     .split(';')
     .map((part) => part.trim().toLowerCase());

@@ -114,6 +114,10 @@ describe('bad transport input (signed, so it gets past authentication)', () => {
     ['{"__proto__":{"isAdmin":true},"email":"a@b.co"}', '/body/__proto__'],
     ['{"kyc":{"constructor":{"prototype":{"x":1}}}}', '/body/kyc/constructor'],
     ['[{"a":{"prototype":1}}]', '/body/0/a/prototype'],
+    // Spelled with JSON escapes: the text never holds the key's letters as such.
+    ['{"\\u005f_proto__":{"isAdmin":true}}', '/body/__proto__'],
+    ['{"kyc":{"\\u0063onstructor":1}}', '/body/kyc/constructor'],
+    ['{"a":{"prot\\u006ftype":1}}', '/body/a/prototype'],
   ])('the key in %s answers 400 naming it, and pollutes nothing', async (text, pointer) => {
     const answer = await server.send('POST', path, { body: text });
     expectProblem(answer, 400, 'validation-error');
