@@ -85,7 +85,7 @@ export function createApp(deps: AppDependencies): Express {
     authenticate(cachedCredentials(deps.storage), deps.signature),
     ...(deps.rateLimitPerMinute ? [rateLimitPerInstitution(deps.rateLimitPerMinute)] : []),
     parseJsonBody(),
-    ...contractValidation({
+    contractValidation({
       document: openapiDocument,
       bodyErrors: createUserInputErrors(createSpecSchemas(openapiDocument)),
     }),

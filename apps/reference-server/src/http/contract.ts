@@ -8,6 +8,7 @@ import {
 import { HttpProblem, problemKinds, validationProblem } from './problem.js';
 import { fieldName } from './validation/field-errors.js';
 import { serverFormats } from './validation/formats.js';
+import { cacheValidatorRouteMatchers } from './validation/route-matcher-cache.js';
 
 type ValidatorOptions = Parameters<typeof openApiValidator>[0];
 
@@ -34,7 +35,7 @@ export class ResponseContractError extends Error {
 }
 
 /**
- * express-openapi-validator (EOV) over the bundled spec, as route middleware placed after
+ * express-openapi-validator (EOV) over the bundled spec, as one route middleware placed after
  * authentication and JSON parsing: it validates the path parameters, query and body of every
  * request, and every response body a handler sends with `res.json`.
  *
@@ -50,8 +51,9 @@ export class ResponseContractError extends Error {
 export function contractValidation(options: {
   document: OpenApiDocument;
   bodyErrors: (body: unknown) => FieldError[];
-}): RequestHandler[] {
+}): RequestHandler {
   settleUrlParseDeprecation();
+  cacheValidatorRouteMatchers();
   const middlewares = openApiValidator({
     apiSpec: structuredClone(options.document) as unknown as ValidatorOptions['apiSpec'],
     validateApiSpec: true,
@@ -73,13 +75,21 @@ export function contractValidation(options: {
     // Nothing is multipart: without this, a multer middleware runs on every request to say so.
     fileUploader: false,
   });
-  return middlewares.map(
-    (middleware): RequestHandler =>
-      (req, res, next) =>
-        middleware(req, res, (error?: unknown) =>
-          error === undefined ? next() : next(asProblem(error, req, options.bodyErrors)),
-        ),
-  );
+  // EOV's security step only calls `next` when `validateSecurity` is off; the others run as one
+  // route layer rather than five (issue #9: every Express layer and promise hop costs, here where
+  // each request goes through all of them).
+  const steps = middlewares.filter((middleware) => middleware.name !== 'securityMiddleware');
+  return (req, res, next) => {
+    let index = 0;
+    const step = (error?: unknown): void => {
+      const middleware = steps[index++];
+      if (error !== undefined) next(asProblem(error, req, options.bodyErrors));
+      else if (middleware === undefined) next();
+      // Each EOV step runs in a promise of its own and passes whatever it throws to `step`.
+      else void middleware(req, res, step);
+    };
+    step();
+  };
 }
 
 /** EOV's request errors as the spec's problems; anything else passes through unchanged. */
