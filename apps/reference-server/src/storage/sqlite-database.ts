@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, fsync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { type Migration, wasApplied } from './migrations.js';
@@ -18,15 +18,16 @@ export interface SqliteOptions {
  * How long a statement waits for another process's write lock (the issue-credentials command
  * writing while the server runs) before it fails with SQLITE_BUSY.
  */
-const busyTimeoutMs = 5000;
+export const busyTimeoutMs = 5000;
 
 /**
  * Opens the embedded database in `file` (created with its directory when missing), or an
  * in-memory one for ':memory:'.
  *
  * Durability: WAL journal with synchronous=FULL by default, so a commit is on disk, fsync'ed,
- * before the write is acknowledged: it survives a SIGKILL of the process (test/storage/
- * durability.test.ts, test/crash/) and a power loss of the machine. An interrupted write, or an
+ * when COMMIT returns (the server's storage switches its connection to NORMAL and does that fsync
+ * itself, off the event loop: see walSyncer), before the write is acknowledged: it survives a
+ * SIGKILL of the process (test/storage/durability.test.ts, test/crash/) and a power loss. An interrupted write, or an
  * interrupted first start, is rolled back from the journal at the next open. SQLite locks the
  * file itself, so several processes may open it at once: writes take turns (busy timeout 5 s).
  *
@@ -87,15 +88,85 @@ export function transactionRunner(db: DatabaseSync): RunInTransaction {
 /** Runs a synchronous function as part of the next group commit; see {@link groupCommitter}. */
 export type RunInGroupCommit = <T>(work: () => T) => Promise<T>;
 
+/** What a {@link groupCommitter} lets the rest of the storage do around each group. */
+export interface GroupCommitHooks {
+  /** Before a group's BEGIN: a promise returned holds the group (and those after it) until then. */
+  beforeGroup?: () => Promise<void> | undefined;
+  /**
+   * After a successful COMMIT: calls `acknowledge` once the group may be acknowledged (with an
+   * error if it may not). Without it, a group is acknowledged when COMMIT returns.
+   */
+  afterCommit?: (acknowledge: (error: Error | null) => void) => void;
+}
+
+/** Calls `done` once everything committed so far is on stable storage; see {@link walSyncer}. */
+export interface SyncWal {
+  (done: (error: Error | null) => void): void;
+  /** Waits for a running sync, then closes the log's file descriptor. */
+  close(): Promise<void>;
+}
+
+/**
+ * The fsync that synchronous=FULL does inside COMMIT, done instead on libuv's thread pool, so the
+ * event loop serves other requests while the disk flushes (one to four milliseconds on a virtual
+ * disk). The connection runs with synchronous=NORMAL, under which COMMIT writes the write-ahead log
+ * without syncing it; a group is acknowledged only after an fsync of the log that started after
+ * its COMMIT returned, which is what FULL guarantees: an acknowledged write survives a power loss.
+ * fsync flushes the file whichever descriptor asks; the server's connection keeps the log open, so
+ * SQLite does not delete it meanwhile, and checkpoints sync what they copy themselves.
+ *
+ * Syncs are coalesced: while one runs, the groups committed meanwhile wait for the next one.
+ * `syncFile` is injectable for tests.
+ */
+export function walSyncer(databaseFile: string, syncFile: typeof fsync = fsync): SyncWal {
+  let fd: number | undefined;
+  let running: Promise<void> | undefined;
+  let waiting: ((error: Error | null) => void)[] = [];
+
+  const start = () => {
+    const batch = waiting;
+    waiting = [];
+    running = new Promise((settled) => {
+      const finish = (error: Error | null) => {
+        running = undefined;
+        settled();
+        for (const done of batch) done(error);
+        if (waiting.length > 0) start();
+      };
+      try {
+        fd ??= openSync(`${databaseFile}-wal`, 'r');
+      } catch (error) {
+        finish(error as Error);
+        return;
+      }
+      syncFile(fd, finish);
+    });
+  };
+
+  return Object.assign(
+    (done: (error: Error | null) => void) => {
+      waiting.push(done);
+      if (running === undefined) start();
+    },
+    {
+      async close() {
+        while (running !== undefined) await running;
+        if (fd !== undefined) closeSync(fd);
+        fd = undefined;
+      },
+    },
+  );
+}
+
 /**
  * Write transactions with group commit. Each `work` runs synchronously in its own savepoint, so it
  * succeeds or leaves nothing behind on its own; the works queued during one turn of the event loop
- * (the requests that arrived together) share ONE transaction and so one COMMIT, whose fsync is the
- * cost of synchronous=FULL (one to four milliseconds on a virtual disk, during which the thread
- * waits). A work's promise settles only after that COMMIT returned: an acknowledged write is on
- * disk. If the COMMIT itself fails, every work of the group fails with it.
+ * (the requests that arrived together) share ONE transaction and so one COMMIT, and one fsync. A
+ * work's promise settles only once the group is durable: after COMMIT returned under
+ * synchronous=FULL, or after `hooks.afterCommit` acknowledged it (see {@link walSyncer}). If the
+ * COMMIT or that acknowledgement fails, every work of the group fails with it.
  */
-export function groupCommitter(db: DatabaseSync): RunInGroupCommit {
+export function groupCommitter(db: DatabaseSync, hooks: GroupCommitHooks = {}): RunInGroupCommit {
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
@@ -111,6 +182,11 @@ export function groupCommitter(db: DatabaseSync): RunInGroupCommit {
   let queue: Queued[] = [];
 
   const flush = () => {
+    const held = hooks.beforeGroup?.();
+    if (held) {
+      void held.then(flush);
+      return;
+    }
     const group = queue;
     queue = [];
     try {
@@ -136,10 +212,15 @@ export function groupCommitter(db: DatabaseSync): RunInGroupCommit {
       for (const item of group) item.reject(error);
       return;
     }
-    for (const { result, resolve, reject } of group) {
-      if (result && 'value' in result) resolve(result.value);
-      else reject(result?.error);
-    }
+    const acknowledge = (error: Error | null) => {
+      for (const { result, resolve, reject } of group) {
+        if (error) reject(error);
+        else if (result && 'value' in result) resolve(result.value);
+        else reject(result?.error);
+      }
+    };
+    if (hooks.afterCommit) hooks.afterCommit(acknowledge);
+    else acknowledge(null);
   };
 
   return <T>(work: () => T) =>

@@ -17,12 +17,13 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-async function sqliteUnderTest(file: () => string): Promise<StorageUnderTest> {
-  const db = openSqliteDatabase(file());
+async function sqliteUnderTest(file: () => string, offload = false): Promise<StorageUnderTest> {
+  const path = file();
+  const db = openSqliteDatabase(path);
   const migrate = async () => migrateSqlite(db, await loadMigrations(migrationsDir('sqlite')));
   await migrate();
   return {
-    storage: createSqliteStorage(db),
+    storage: createSqliteStorage(db, offload ? { file: path } : undefined),
     count: async (table) =>
       (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
     reset: async () => db.exec('DELETE FROM institutions; DELETE FROM users;'),
@@ -43,6 +44,10 @@ describe('storage on in-memory SQLite', () => {
 
 describe('storage on an SQLite file (WAL, synchronous=FULL)', () => {
   storageContract(() => sqliteUnderTest(() => join(scratch, 'contract.sqlite')));
+});
+
+describe('storage on an SQLite file as the server opens it (fsync and checkpoints off the event loop)', () => {
+  storageContract(() => sqliteUnderTest(() => join(scratch, 'offloaded.sqlite'), true));
 });
 
 describe('migrations on SQLite', () => {
