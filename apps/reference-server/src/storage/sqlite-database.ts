@@ -115,8 +115,10 @@ export interface SyncWal {
  * fsync flushes the file whichever descriptor asks; the server's connection keeps the log open, so
  * SQLite does not delete it meanwhile, and checkpoints sync what they copy themselves.
  *
- * Syncs are coalesced: while one runs, the groups committed meanwhile wait for the next one.
- * `syncFile` is injectable for tests.
+ * Syncs are coalesced: while one runs, the groups committed meanwhile wait for the next one. A
+ * group may read rows of the group before it whose sync is still running, but it is itself
+ * answered only after its own sync, which starts after that one ended: no answer about users
+ * depends on a write that is not yet on disk. `syncFile` is injectable for tests.
  */
 export function walSyncer(databaseFile: string, syncFile: typeof fsync = fsync): SyncWal {
   let fd: number | undefined;
