@@ -10,7 +10,10 @@ export interface CheckpointReport {
 
 /** Checkpoints of the write-ahead log on a thread of their own; see {@link startCheckpointer}. */
 export interface Checkpointer {
-  /** To call after each COMMIT: asks for a checkpoint (at most one runs, the next follows it). */
+  /**
+   * To call after each COMMIT: asks for a checkpoint, run at most every `minIntervalMs` (one at a
+   * time; asked for meanwhile, the next one runs when that time has passed).
+   */
   afterCommit(): void;
   /**
    * A promise while writes must wait for a checkpoint to catch up with the log, to keep it
@@ -28,6 +31,12 @@ export interface CheckpointerOptions {
    * SQLite can start the log over (a 4 KiB page each: 10,000 frames is about 40 MB).
    */
   maxLogFrames?: number;
+  /**
+   * The least time from the end of a checkpoint to the start of the next (default 500 ms), so
+   * that steady writes are copied in batches, as SQLite's own every thousand pages would, not
+   * after every commit (which costs two fsyncs each).
+   */
+  minIntervalMs?: number;
   /** Each finished checkpoint, for tests and measurements. */
   onCheckpoint?: (report: CheckpointReport) => void;
   /** The thread failed: the caller goes back to SQLite's own checkpoints, in its COMMITs. */
@@ -62,15 +71,17 @@ parentPort.on('message', () => {
  * (the connection runs with `wal_autocheckpoint = 0`). SQLite's automatic checkpoint copies about
  * a thousand pages into the database file and syncs it inside the COMMIT that crosses the
  * threshold, blocking the event loop for about 10 ms every second or so under load: the
- * embedded server's p99 went from 14–15 ms to 7–8 ms (server side) without it (issue #9).
+ * embedded server's p99 went from 14–15 ms to 7–8.5 ms (server side) without it (issue #9).
  *
  * While writes keep coming, the log only starts over once a checkpoint has copied all of it
  * before the next write begins; so when a checkpoint reports `maxLogFrames` or more, the next
- * writes wait until one more checkpoint has caught up (milliseconds, once per tens of MB).
+ * writes wait until one more checkpoint has caught up (5–23 ms, every second or two under
+ * continuous writes at 10 connections).
  * A checkpoint interrupted by a crash is finished by the next open, as with SQLite's own.
  */
 export function startCheckpointer(file: string, options: CheckpointerOptions): Checkpointer {
   const maxLogFrames = options.maxLogFrames ?? 10_000;
+  const minIntervalMs = options.minIntervalMs ?? 500;
   const worker = new Worker(threadSource, {
     eval: true,
     workerData: { file, busyTimeoutMs: options.busyTimeoutMs },
@@ -82,21 +93,37 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
   let running: { done: Promise<void>; settle: () => void } | undefined;
   let wanted = false;
   let hold: { until: Promise<void>; release: () => void } | undefined;
+  let lastEnded = Number.NEGATIVE_INFINITY;
+  let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const request = () => {
+  const start = () => {
+    timer = undefined;
     if (failed) return;
-    if (running) {
-      wanted = true;
-      return;
-    }
     wanted = false;
     let settle = () => {};
     running = { done: new Promise<void>((resolve) => (settle = resolve)), settle };
     worker.postMessage('checkpoint');
   };
+  /** Starts a checkpoint now (`urgent`: the log is held) or once `minIntervalMs` has passed. */
+  const request = (urgent = false) => {
+    if (failed) return;
+    if (running) {
+      wanted = true;
+      return;
+    }
+    const wait = urgent ? 0 : lastEnded + minIntervalMs - performance.now();
+    if (wait <= 0) {
+      if (timer !== undefined) clearTimeout(timer);
+      start();
+    } else if (timer === undefined) {
+      timer = setTimeout(start, wait);
+      timer.unref();
+    }
+  };
   const finishRunning = () => {
     running?.settle();
     running = undefined;
+    lastEnded = performance.now();
   };
   const fail = (error: Error) => {
     if (failed) return;
@@ -119,7 +146,7 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
       let release = () => {};
       hold = { until: new Promise<void>((resolve) => (release = resolve)), release };
       hold.release = release;
-      wanted = true;
+      return request(true);
     }
     if (wanted) request();
   });
@@ -127,9 +154,10 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
   worker.on('exit', (code) => fail(new Error(`checkpoint thread exited (code ${code})`)));
 
   return {
-    afterCommit: request,
+    afterCommit: () => request(),
     beforeWrite: () => hold?.until,
     async close() {
+      if (timer !== undefined) clearTimeout(timer);
       await running?.done;
       failed = true;
       hold?.release();
