@@ -1,3 +1,5 @@
+/// <reference lib="es2024.promise" />
+// For Promise.withResolvers (ES2024, Node 22+): the base tsconfig's lib stops at ES2023.
 import { Worker } from 'node:worker_threads';
 
 /** What one `PRAGMA wal_checkpoint(PASSIVE)` reported, in frames (pages) of the log. */
@@ -90,9 +92,9 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
   worker.unref();
 
   let failed = false;
-  let running: { done: Promise<void>; settle: () => void } | undefined;
+  let running: PromiseWithResolvers<void> | undefined;
   let wanted = false;
-  let hold: { until: Promise<void>; release: () => void } | undefined;
+  let hold: PromiseWithResolvers<void> | undefined;
   let lastEnded = Number.NEGATIVE_INFINITY;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -100,8 +102,7 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
     timer = undefined;
     if (failed) return;
     wanted = false;
-    let settle = () => {};
-    running = { done: new Promise<void>((resolve) => (settle = resolve)), settle };
+    running = Promise.withResolvers<void>();
     worker.postMessage('checkpoint');
   };
   /** Starts a checkpoint now (`urgent`: the log is held) or once `minIntervalMs` has passed. */
@@ -121,7 +122,7 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
     }
   };
   const finishRunning = () => {
-    running?.settle();
+    running?.resolve();
     running = undefined;
     lastEnded = performance.now();
   };
@@ -129,7 +130,7 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
     if (failed) return;
     failed = true;
     finishRunning();
-    hold?.release();
+    hold?.resolve();
     hold = undefined;
     options.onFailure(error);
   };
@@ -140,12 +141,10 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
     options.onCheckpoint?.(message);
     if (hold) {
       // Nothing was written during this checkpoint: the log is copied, the next write restarts it.
-      hold.release();
+      hold.resolve();
       hold = undefined;
     } else if (message.log >= maxLogFrames) {
-      let release = () => {};
-      hold = { until: new Promise<void>((resolve) => (release = resolve)), release };
-      hold.release = release;
+      hold = Promise.withResolvers<void>();
       return request(true);
     }
     if (wanted) request();
@@ -155,12 +154,12 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
 
   return {
     afterCommit: () => request(),
-    beforeWrite: () => hold?.until,
+    beforeWrite: () => hold?.promise,
     async close() {
       if (timer !== undefined) clearTimeout(timer);
-      await running?.done;
+      await running?.promise;
       failed = true;
-      hold?.release();
+      hold?.resolve();
       await worker.terminate();
     },
   };

@@ -1,3 +1,5 @@
+/// <reference lib="es2024.promise" />
+// For Promise.withResolvers (ES2024, Node 22+): the base tsconfig's lib stops at ES2023.
 import { closeSync, fsync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -27,9 +29,10 @@ export const busyTimeoutMs = 5000;
  * Durability: WAL journal with synchronous=FULL by default, so a commit is on disk, fsync'ed,
  * when COMMIT returns (the server's storage switches its connection to NORMAL and does that fsync
  * itself, off the event loop: see walSyncer), before the write is acknowledged: it survives a
- * SIGKILL of the process (test/storage/durability.test.ts, test/crash/) and a power loss. An interrupted write, or an
- * interrupted first start, is rolled back from the journal at the next open. SQLite locks the
- * file itself, so several processes may open it at once: writes take turns (busy timeout 5 s).
+ * SIGKILL of the process (test/storage/durability.test.ts, test/crash/) and a power loss. An
+ * interrupted write, or an interrupted first start, is rolled back from the journal at the next
+ * open. SQLite locks the file itself, so several processes may open it at once: writes take turns
+ * (busy timeout 5 s).
  *
  * Memory: the page cache is bounded at 2 MiB per connection (cache_size; the operating system
  * caches the file too); no memory mapping. Measured: 20,000 creates grow a process holding only
@@ -128,21 +131,20 @@ export function walSyncer(databaseFile: string, syncFile: typeof fsync = fsync):
   const start = () => {
     const batch = waiting;
     waiting = [];
-    running = new Promise((settled) => {
-      const finish = (error: Error | null) => {
-        running = undefined;
-        settled();
-        for (const done of batch) done(error);
-        if (waiting.length > 0) start();
-      };
-      try {
-        fd ??= openSync(`${databaseFile}-wal`, 'r');
-      } catch (error) {
-        finish(error as Error);
-        return;
-      }
-      syncFile(fd, finish);
-    });
+    const { promise, resolve } = Promise.withResolvers<void>();
+    running = promise;
+    const finish = (error: Error | null) => {
+      running = undefined;
+      resolve();
+      for (const done of batch) done(error);
+      if (waiting.length > 0) start();
+    };
+    try {
+      fd ??= openSync(`${databaseFile}-wal`, 'r');
+    } catch (error) {
+      return finish(error as Error);
+    }
+    syncFile(fd, finish);
   };
 
   return Object.assign(
