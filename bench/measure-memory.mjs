@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run measure:memory`: the resource budget of issue 10, measured, never asserted in a test.
-// For each engine: start the built reference server (`node dist/main.js`, what `npm start` runs)
+// For each engine: start the built reference server (`node <heap flags> dist/main.js`, what `npm start` runs)
 // on a fresh data location, read its RSS once it answers /healthz and has settled, drive it with
 // signed creates and updates at a fixed concurrency, let it settle, read its RSS again, and print
 // both against the budget with a pass/MISS mark. See README.md.
@@ -15,6 +15,7 @@ import { createThenUpdateRequests } from '../apps/reference-server/bench/lib/req
 import {
   killAll,
   onInterrupt,
+  serverHeapFlags,
   startPostgres,
   startReferenceServer,
   stopEverythingOnSignals,
@@ -130,7 +131,7 @@ async function main() {
 
   console.log(
     `\nNode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}. The built ` +
-      'reference server (node dist/main.js) on a fresh data location; RSS of its process tree ' +
+      `reference server (node ${serverHeapFlags.join(' ')} dist/main.js) on a fresh data location; RSS of its process tree ` +
       `(the PostgreSQL server's own processes not included), read ${settleMs / 1000} s after it ` +
       `answered /healthz and ${settleMs / 1000} s after ${amount.toLocaleString('en-US')} signed ` +
       `requests (a create, then an update of that user, in turn) at concurrency ${connections}.\n`,

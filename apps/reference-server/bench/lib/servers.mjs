@@ -3,7 +3,7 @@
 // server's HTTP layer on a Map, the built reference server on any DATABASE_URL, Prism's mock, and
 // a throwaway PostgreSQL 15.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { credentialsEnv } from './requests.mjs';
@@ -122,6 +122,16 @@ export function stopEverythingOnSignals() {
   }
 }
 
+/**
+ * The V8 flags of this package's `start` script, which `npm start` at the root passes too (a test
+ * keeps them equal): the benchmarks measure the server as it is started. They bound the young
+ * generation and, through the old generation's ceiling, how far V8 lets the old one grow before
+ * its first full collection (README, "Memory").
+ */
+export const serverHeapFlags = JSON.parse(readFileSync(`${packageDir}package.json`, 'utf8'))
+  .scripts.start.split(' ')
+  .filter((word) => word.startsWith('--'));
+
 const healthy = async (baseUrl) => (await fetch(`${baseUrl}/healthz`)).status === 200;
 const answering = async (baseUrl) => (await fetch(`${baseUrl}/healthz`)).status > 0;
 
@@ -137,20 +147,20 @@ export function startMapStorageServer() {
   return startProcess(
     'HTTP layer on a Map',
     process.execPath,
-    () => ['bench/map-storage-server.mjs'],
+    () => [...serverHeapFlags, 'bench/map-storage-server.mjs'],
     { env: credentialsEnv, ready: healthy },
   );
 }
 
 /**
- * The built reference server (`node dist/main.js`, the process `npm start` runs) on `databaseUrl`,
+ * The built reference server (`node <heap flags> dist/main.js`, the process `npm start` runs) on `databaseUrl`,
  * with its default log level, provisioned with the benchmark's credential.
  */
 export function startReferenceServer(name, databaseUrl) {
   if (!existsSync(`${packageDir}dist/main.js`)) {
     throw new Error('apps/reference-server/dist/main.js is missing: run `npm run build` first.');
   }
-  return startProcess(name, process.execPath, () => ['dist/main.js'], {
+  return startProcess(name, process.execPath, () => [...serverHeapFlags, 'dist/main.js'], {
     env: { ...credentialsEnv, DATABASE_URL: databaseUrl },
     ready: healthy,
   });
