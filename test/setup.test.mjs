@@ -179,7 +179,9 @@ describe('the README set-up on a fresh clone', () => {
       },
     });
     expect(created.stdout).toContain('"email": "kofi.setup@example.com"');
-  });
+    // Two npx starts: about 1 s each on a quiet machine, over 2.5 s each while turbo runs the other
+    // workspaces' tests beside this one (seen: a timeout at vitest's default 5 s).
+  }, 30_000);
 
   test('the docs are served', async () => {
     const page = await fetch(`${start.baseUrl}/docs`);
