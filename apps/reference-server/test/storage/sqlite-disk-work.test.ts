@@ -91,32 +91,76 @@ test('checkpoints run on their own thread: the database file grows while the ser
   await storage.close();
 });
 
-/** The log's largest size while 600 creates are written with always one write in flight. */
-async function largestLog(name: string, maxLogFrames: number): Promise<number> {
-  const { file, db } = await migrated(name);
-  // Checkpoints back to back, as under a load that keeps the log growing between them.
-  const storage = createSqliteStorage(db, { file, maxLogFrames, minIntervalMs: 0 });
-  const institutionId = await institution(storage, 'Bounded Bank');
-  let largest = 0;
-  const writes: Promise<unknown>[] = [];
-  for (let i = 0; i < 600; i++) {
-    writes.push(storage.createOrAddUser(institutionId, person()));
-    if (i % 5 === 4) {
-      await writes.at(-1);
-      largest = Math.max(largest, statSync(`${file}-wal`).size);
-    }
+/**
+ * Writes that never pause (one commit after another, each waiting only for `beforeWrite`) beside
+ * checkpoints run back to back, as under load. Returns what happened, in order: every commit and
+ * every checkpoint's report.
+ */
+async function writeWithoutPause(name: string, maxLogFrames: number) {
+  const file = join(scratch, name);
+  const db = openSqliteDatabase(file);
+  db.exec('PRAGMA wal_autocheckpoint = 0; CREATE TABLE filler (bytes BLOB NOT NULL)');
+  const insert = db.prepare('INSERT INTO filler VALUES (randomblob(5000))'); // two pages a commit
+  const events: ({ kind: 'commit' } | ({ kind: 'checkpoint' } & CheckpointReport))[] = [];
+  const checkpointer = startCheckpointer(file, {
+    busyTimeoutMs,
+    maxLogFrames,
+    minIntervalMs: 0,
+    onCheckpoint: (report) => events.push({ kind: 'checkpoint', ...report }),
+    onFailure: (error) => {
+      throw error;
+    },
+  });
+  for (let i = 0; i < 400; i++) {
+    await checkpointer.beforeWrite();
+    insert.run();
+    events.push({ kind: 'commit' });
+    checkpointer.afterCommit();
+    await new Promise(setImmediate); // lets the thread's reports in between two writes
   }
-  await Promise.all(writes);
-  await storage.close();
-  return largest;
+  await checkpointer.close();
+  db.close();
+  return events;
 }
 
-test('under writes that never pause, the log stays bounded: writes wait for a checkpoint to catch up', async () => {
-  const unbounded = await largestLog('unbounded.sqlite', Number.POSITIVE_INFINITY);
-  const bounded = await largestLog('bounded.sqlite', 64);
-  // Without the cap the log only starts over when a checkpoint happens to finish between two
-  // writes; with it, it starts over every 64 frames plus what one checkpoint lets through.
-  expect(bounded).toBeLessThan(unbounded / 3);
+/**
+ * How often the log missed a chance to start over: a write committed after a checkpoint found the
+ * log at `maxLogFrames` or more and before the next checkpoint, or that next checkpoint not copying
+ * all of it. Zero means every time the log was that long, writes waited until it was all copied.
+ */
+function missedRestarts(
+  events: Awaited<ReturnType<typeof writeWithoutPause>>,
+  maxLogFrames: number,
+) {
+  let missed = 0;
+  let held = false;
+  for (const event of events) {
+    if (event.kind === 'commit') {
+      if (held) missed++;
+    } else if (held) {
+      held = false;
+      if (event.checkpointed !== event.log) missed++;
+    } else if (event.log >= maxLogFrames) {
+      held = true;
+    }
+  }
+  return missed;
+}
+
+test('under writes that never pause, the log stays bounded: writes wait for a checkpoint to catch up, then the log starts over', async () => {
+  const cap = 64;
+  const bounded = await writeWithoutPause('bounded.sqlite', cap);
+  const over = bounded.filter((event) => event.kind === 'checkpoint' && event.log >= cap);
+  expect(over.length).toBeGreaterThan(0);
+  // Once a checkpoint has found the log over the cap, nothing is written until the next one has
+  // copied all of it, ...
+  expect(missedRestarts(bounded, cap)).toBe(0);
+  // ... so the log starts over: some checkpoint finds it shorter than the one before.
+  const logs = bounded.flatMap((event) => (event.kind === 'checkpoint' ? [event.log] : []));
+  expect(logs.some((log, index) => index > 0 && log < (logs[index - 1] ?? 0))).toBe(true);
+  // Without a cap, the same writes go on between checkpoints that find the log that long.
+  const unbounded = await writeWithoutPause('unbounded.sqlite', Number.POSITIVE_INFINITY);
+  expect(missedRestarts(unbounded, cap)).toBeGreaterThan(0);
 });
 
 test('a checkpoint thread that cannot open the database reports it (the storage then checkpoints in its COMMITs again)', async () => {
