@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm run measure:memory`: the resource budget of issue 10, measured, never asserted in a test.
-// For each engine: start the built reference server (`node <heap flags> dist/main.js`, what `npm start` runs)
-// on a fresh data location, read its RSS once it answers /healthz and has settled, drive it with
-// signed creates and updates at a fixed concurrency, let it settle, read its RSS again, and print
-// both against the budget with a pass/MISS mark. See README.md.
+// For each engine: start the built reference server (`node <heap flags> dist/main.js`, what
+// `npm start` runs) on a fresh data location, read its RSS once it answers /healthz and has
+// settled, drive it with signed creates and updates at a fixed concurrency, let it settle, read its
+// RSS again, and print both against the budget with a pass/MISS mark. See README.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';

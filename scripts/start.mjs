@@ -1,11 +1,12 @@
 // `npm start`: check the Node version, build what the reference server and the `institution-api`
 // CLI need (turbo, cached: a second start builds nothing), then run the server IN THIS PROCESS.
 //
-// Why in this process: the root script is `exec node <heap flags> scripts/start.mjs`, so the process npm starts
-// is the server itself. npm forwards SIGINT and SIGTERM to its child; a shell or a second npm in
-// between would die of the signal and leave the server running, still holding its port and its
-// data (issue #11). Here a `kill <pid of npm start>` reaches the server, which drains and exits, and
-// npm exits with it.
+// Why in this process: the root script is `exec node <heap flags> scripts/start.mjs`, so the
+// process npm starts is the server itself. npm forwards SIGINT and SIGTERM to its child; a shell or
+// a second npm in between would die of the signal and leave the server running, still holding its
+// port and its data (issue #11). Here a `kill <pid of npm start>` reaches the server, which drains
+// and exits, and npm exits with it. The heap flags are the reference server's (its README,
+// "Memory"), which Node takes on its command line only.
 import './check-node.cjs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';

@@ -153,8 +153,8 @@ export function startMapStorageServer() {
 }
 
 /**
- * The built reference server (`node <heap flags> dist/main.js`, the process `npm start` runs) on `databaseUrl`,
- * with its default log level, provisioned with the benchmark's credential.
+ * The built reference server (`node <heap flags> dist/main.js`, the process `npm start` runs) on
+ * `databaseUrl`, with its default log level, provisioned with the benchmark's credential.
  */
 export function startReferenceServer(name, databaseUrl) {
   if (!existsSync(`${packageDir}dist/main.js`)) {
