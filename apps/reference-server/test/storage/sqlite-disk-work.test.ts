@@ -163,6 +163,41 @@ test('under writes that never pause, the log stays bounded: writes wait for a ch
   expect(missedRestarts(unbounded, cap)).toBeGreaterThan(0);
 });
 
+test("the storage's writes are the ones held: after a checkpoint finds the log over the cap, at most the write already committed is answered before the next checkpoint", async () => {
+  const cap = 64;
+  const { file, db } = await migrated('held-writes.sqlite');
+  const events: ('answer' | 'over' | 'checkpoint')[] = [];
+  const storage = createSqliteStorage(db, {
+    file,
+    maxLogFrames: cap,
+    minIntervalMs: 0,
+    onCheckpoint: ({ log }) => events.push(log >= cap ? 'over' : 'checkpoint'),
+  });
+  const institutionId = await institution(storage, 'Held Bank');
+  // One write in flight at a time: the next is sent once the one before is answered.
+  for (let i = 0; i < 300; i++) {
+    await storage.createOrAddUser(institutionId, person());
+    events.push('answer');
+  }
+  await storage.close();
+  // Answers between a checkpoint that found the log over the cap and the next checkpoint, which
+  // copies all of it while the writes wait (and whose own report, over the cap too, ends the wait).
+  const answersWhileHeld: number[] = [];
+  let held: number | undefined; // the answers so far while the writes are held
+  for (const event of events) {
+    if (event === 'answer') {
+      if (held !== undefined) held++;
+    } else if (held !== undefined) {
+      answersWhileHeld.push(held);
+      held = undefined;
+    } else if (event === 'over') {
+      held = 0;
+    }
+  }
+  expect(answersWhileHeld.length).toBeGreaterThan(0);
+  expect(Math.max(...answersWhileHeld)).toBeLessThanOrEqual(1);
+});
+
 test('a checkpoint thread that cannot open the database reports it (the storage then checkpoints in its COMMITs again)', async () => {
   const failure = new Promise<Error>((resolve) => {
     startCheckpointer(join(scratch, 'no-such-dir', 'x.sqlite'), {
