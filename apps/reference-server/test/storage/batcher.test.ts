@@ -1,0 +1,114 @@
+/// <reference lib="es2024.promise" />
+import { describe, expect, test } from 'vitest';
+import { batcher } from '../../src/storage/batcher.js';
+
+/** A `run` that records its batches and ends each when the test says so. */
+function recordingRun() {
+  const batches: { inputs: string[]; end: (error?: Error) => void }[] = [];
+  const run = (inputs: string[]) => {
+    const { promise, resolve, reject } = Promise.withResolvers<void>();
+    batches.push({ inputs, end: (error) => (error ? reject(error) : resolve()) });
+    return inputs.map((input) => promise.then(() => input.toUpperCase()));
+  };
+  return { run, batches };
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('batcher', () => {
+  test('calls of one turn go out as one batch, each answered with its own outcome', async () => {
+    const { run, batches } = recordingRun();
+    const call = batcher(run, { maxInFlight: 1, maxBatchSize: 10 });
+    const answers = Promise.all(['a', 'b', 'c'].map(call));
+    await turn();
+    expect(batches.map((batch) => batch.inputs)).toEqual([['a', 'b', 'c']]);
+    batches[0]?.end();
+    expect(await answers).toEqual(['A', 'B', 'C']);
+  });
+
+  test('calls made while a batch runs wait, and go out together when it ends', async () => {
+    const { run, batches } = recordingRun();
+    const call = batcher(run, { maxInFlight: 1, maxBatchSize: 10 });
+    const first = call('a');
+    await turn();
+    const b = call('b');
+    await turn();
+    const c = call('c');
+    await turn();
+    expect(batches.map((batch) => batch.inputs)).toEqual([['a']]);
+    batches[0]?.end();
+    expect(await first).toBe('A');
+    await turn();
+    expect(batches.map((batch) => batch.inputs)).toEqual([['a'], ['b', 'c']]);
+    batches[1]?.end();
+    expect([await b, await c]).toEqual(['B', 'C']);
+  });
+
+  test('up to maxInFlight batches run at once', async () => {
+    const { run, batches } = recordingRun();
+    const call = batcher(run, { maxInFlight: 2, maxBatchSize: 10 });
+    void call('a');
+    await turn();
+    void call('b');
+    await turn();
+    void call('c');
+    await turn();
+    expect(batches.map((batch) => batch.inputs)).toEqual([['a'], ['b']]);
+    batches[1]?.end();
+    await turn();
+    await turn();
+    expect(batches.map((batch) => batch.inputs)).toEqual([['a'], ['b'], ['c']]);
+  });
+
+  test('a batch holds at most maxBatchSize inputs; the rest follow in order', async () => {
+    const { run, batches } = recordingRun();
+    const call = batcher(run, { maxInFlight: 1, maxBatchSize: 2 });
+    for (const input of ['a', 'b', 'c', 'd', 'e']) void call(input);
+    for (let index = 0; index < 3; index++) {
+      await turn();
+      batches[index]?.end();
+      await turn();
+    }
+    expect(batches.map((batch) => batch.inputs)).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+  });
+
+  test('inputs with the same key never share a batch', async () => {
+    const { run, batches } = recordingRun();
+    const call = batcher(run, { maxInFlight: 1, maxBatchSize: 10, key: (input) => input[0] ?? '' });
+    const answers = Promise.all(['x1', 'y1', 'x2', 'x3', 'y2'].map(call));
+    for (let index = 0; index < 3; index++) {
+      await turn();
+      batches[index]?.end();
+      await turn();
+    }
+    expect(batches.map((batch) => batch.inputs)).toEqual([['x1', 'y1'], ['x2', 'y2'], ['x3']]);
+    expect(await answers).toEqual(['X1', 'Y1', 'X2', 'X3', 'Y2']);
+  });
+
+  test('a failed batch fails its calls, and the next batch still goes out', async () => {
+    const { run, batches } = recordingRun();
+    const call = batcher(run, { maxInFlight: 1, maxBatchSize: 10 });
+    const failed = Promise.allSettled([call('a'), call('b')]);
+    await turn();
+    const next = call('c');
+    batches[0]?.end(new Error('connection lost'));
+    expect((await failed).map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    await turn();
+    batches[1]?.end();
+    expect(await next).toBe('C');
+  });
+
+  test('a run that throws fails its calls instead of stalling the queue', async () => {
+    let calls = 0;
+    const call = batcher(
+      (inputs: string[]) => {
+        calls += 1;
+        if (calls === 1) throw new Error('broken');
+        return inputs.map(async (input) => input);
+      },
+      { maxInFlight: 1, maxBatchSize: 10 },
+    );
+    await expect(call('a')).rejects.toThrow('broken');
+    expect(await call('b')).toBe('b');
+  });
+});
