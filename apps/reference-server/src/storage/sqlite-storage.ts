@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { v7 as uuidV7 } from 'uuid';
 import { loadMigrations, migrationsDir } from './migrations.js';
 import { recognize } from './recognition.js';
 import { type CheckpointReport, startCheckpointer } from './sqlite-checkpointer.js';
@@ -37,6 +37,15 @@ const sqliteCodec: ColumnCodec<number> = {
   fromTimestamp: (value) => new Date(value as string),
   fromTextArray: (value) => JSON.parse(value as string) as string[],
 };
+
+/**
+ * A new row's id: a UUID version 7 (RFC 9562), which starts with the time in milliseconds. Ids made
+ * one after another sort one after another, so a write adds to the last page of each index on them
+ * instead of a random page of it: 2.1 pages of the write-ahead log per create instead of 4.5–4.9
+ * (20,000 creates, 10 in flight), so fewer checkpoints, and fewer waits for them. The time it holds
+ * is no secret: the answer's `createdAt` says the same.
+ */
+const newId = uuidV7;
 
 /** SQLite's constraint error for a UNIQUE index (SQLITE_CONSTRAINT_UNIQUE). */
 const uniqueViolation = 2067;
@@ -177,13 +186,13 @@ export function createSqliteStorage(db: DatabaseSync, file?: SqliteFileOptions):
   const inTransaction = groupCommitter(db, offloaded?.hooks);
 
   const insertAccount = (userId: string, account: AccountDetails) =>
-    get<AccountColumns>(sql.insertAccount, randomUUID(), userId, ...accountValues(account));
+    get<AccountColumns>(sql.insertAccount, newId(), userId, ...accountValues(account));
 
   return {
     createOrAddUser: (institutionId, details) =>
       inTransaction(() => {
         const values = userColumnValues(details, sqliteCodec);
-        const inserted = get<UserColumns>(sql.insertUser, randomUUID(), ...values);
+        const inserted = get<UserColumns>(sql.insertUser, newId(), ...values);
         if (inserted) {
           const account = details.account && insertAccount(inserted.id, details.account);
           sql.insertMembership.run(institutionId, inserted.id);
@@ -226,7 +235,7 @@ export function createSqliteStorage(db: DatabaseSync, file?: SqliteFileOptions):
         if (details.account) {
           account = get<AccountColumns>(
             sql.upsertAccount,
-            randomUUID(),
+            newId(),
             userId,
             ...accountValues(details.account),
           );
@@ -251,7 +260,7 @@ export function createSqliteStorage(db: DatabaseSync, file?: SqliteFileOptions):
         for (const credential of list) {
           const institution = get<{ id: string }>(
             sql.upsertInstitution,
-            randomUUID(),
+            newId(),
             credential.institution,
           );
           sql.upsertCredential.run(

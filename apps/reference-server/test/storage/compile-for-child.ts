@@ -1,4 +1,5 @@
 import { execFile as execFileCallback } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,8 +21,8 @@ export interface CompiledSources {
  * Compiles the given sources (and what they import) with the package's build settings into a
  * temporary folder, for tests that must run code in a separate process (a crash, a command). Only
  * these files are compiled, so the test does not depend on the rest of the package building, and
- * nothing is written to dist/. The folder gets the package's migrations/ and the repository's
- * node_modules, at the same relative places as in the package.
+ * nothing is written to dist/. The folder gets the package's migrations/ and node_modules, and the
+ * repository's node_modules above them, so that imports resolve as they do in the package.
  */
 export async function compileForChild(sources: string[]): Promise<CompiledSources> {
   const dir = await mkdtemp(join(tmpdir(), 'reference-server-child-'));
@@ -52,7 +53,12 @@ export async function compileForChild(sources: string[]): Promise<CompiledSource
     throw new Error(`tsc failed:\n${stdout ?? (error as Error).message}`);
   }
   await symlink(join(packageDir, 'migrations'), join(outDir, 'migrations'));
-  await symlink(join(repositoryDir, 'node_modules'), join(outDir, 'node_modules'));
+  // As in the repository: the package's own node_modules (versions npm could not hoist) first,
+  // then the workspace's, one folder up.
+  if (existsSync(join(packageDir, 'node_modules'))) {
+    await symlink(join(packageDir, 'node_modules'), join(outDir, 'node_modules'));
+  }
+  await symlink(join(repositoryDir, 'node_modules'), join(dir, 'node_modules'));
   return {
     path: (source) => join(outDir, source.replace(/\.ts$/, '.js')),
     remove: () => rm(dir, { recursive: true, force: true }),
