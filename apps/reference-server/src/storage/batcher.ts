@@ -1,14 +1,9 @@
 /** Options of {@link batcher}. */
-export interface BatcherOptions<Input> {
+export interface BatcherOptions {
   /** At most this many batches run at once; calls made meanwhile wait and go out together. */
   maxInFlight: number;
   /** At most this many inputs in one batch. */
   maxBatchSize: number;
-  /**
-   * Inputs with the same key never share a batch (the later waits for the next one): for a
-   * statement that could not tell them apart in its result.
-   */
-  key?: (input: Input) => string;
 }
 
 /**
@@ -19,38 +14,20 @@ export interface BatcherOptions<Input> {
  */
 export function batcher<Input, Output>(
   run: (inputs: Input[]) => Promise<Output>[],
-  { maxInFlight, maxBatchSize, key }: BatcherOptions<Input>,
+  { maxInFlight, maxBatchSize }: BatcherOptions,
 ): (input: Input) => Promise<Output> {
   interface Call {
     input: Input;
     resolve: (output: Promise<Output>) => void;
   }
-  let queue: Call[] = [];
+  const queue: Call[] = [];
   let inFlight = 0;
   let scheduled = false;
-
-  const take = (): Call[] => {
-    if (!key) return queue.splice(0, maxBatchSize);
-    const batch: Call[] = [];
-    const later: Call[] = [];
-    const keys = new Set<string>();
-    for (const call of queue) {
-      const callKey = key(call.input);
-      if (batch.length < maxBatchSize && !keys.has(callKey)) {
-        keys.add(callKey);
-        batch.push(call);
-      } else {
-        later.push(call);
-      }
-    }
-    queue = later;
-    return batch;
-  };
 
   const flush = () => {
     scheduled = false;
     while (inFlight < maxInFlight && queue.length > 0) {
-      const batch = take();
+      const batch = queue.splice(0, maxBatchSize);
       inFlight += 1;
       let outcomes: Promise<Output>[];
       try {

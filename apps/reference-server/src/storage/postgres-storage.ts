@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { v7 as uuidV7 } from 'uuid';
 import { batcher } from './batcher.js';
 import { loadMigrations, migrationsDir } from './migrations.js';
 import { inPostgresTransaction, migratePostgres, openPostgresPool } from './postgres-database.js';
@@ -54,6 +55,12 @@ const accountParameters = (from: number) => {
 };
 const writable = userWritableColumns.length;
 
+/**
+ * A new user's or account's id: a UUID version 7, as on SQLite (see sqlite-storage.ts), so that
+ * inserts add to the last page of each index on ids, not to a random one.
+ */
+const newId = uuidV7;
+
 /** The SQL type of each writable column, for reading it out of a JSON batch. */
 const userColumnTypes: Record<(typeof userWritableColumns)[number], string> = {
   email: 'text',
@@ -78,8 +85,10 @@ const userColumnTypes: Record<(typeof userWritableColumns)[number], string> = {
 /** The fields of one create in the JSON array of {@link createSql}, beside the user's columns. */
 const createFields = {
   i: 'integer',
+  id: 'uuid',
   institution_id: 'uuid',
   ...userColumnTypes,
+  account_id: 'uuid',
   account_type: 'text',
   account_number: 'text',
   account_network: 'text',
@@ -95,8 +104,7 @@ const createFields = {
  * at this very moment: PostgreSQL waits for that transaction, then does nothing) and the email
  * (someone else's); such a create is not in the result, and {@link recognizeSql} finds out which.
  * Users are inserted in card-number order, so that batches on different servers take the card
- * numbers' locks in one order. A batch never holds one card number twice (see the batcher's `key`
- * below), so a user inserted is matched to its create by its card number.
+ * numbers' locks in one order; a create is matched to its user by the id it brought.
  */
 const createSql = `
   WITH input AS (
@@ -104,15 +112,16 @@ const createSql = `
       .map(([field, type]) => `${field} ${type}`)
       .join(', ')})
   ), u AS (
-    INSERT INTO users (${userWritableColumns.join(', ')})
-    SELECT ${userWritableColumns.join(', ')} FROM input ORDER BY ghana_card_number
+    INSERT INTO users (id, ${userWritableColumns.join(', ')})
+    SELECT id, ${userWritableColumns.join(', ')} FROM input ORDER BY ghana_card_number
     ON CONFLICT DO NOTHING
     RETURNING *
   ), created AS (
-    SELECT input.*, u.id AS user_id FROM u JOIN input USING (ghana_card_number)
+    SELECT input.*, u.id AS user_id FROM u JOIN input USING (id)
   ), a AS (
-    INSERT INTO accounts (user_id, type, number, network, bank_name, name)
-    SELECT user_id, account_type, account_number, account_network, account_bank_name, account_name
+    INSERT INTO accounts (id, user_id, type, number, network, bank_name, name)
+    SELECT account_id, user_id, account_type, account_number, account_network, account_bank_name,
+      account_name
     FROM created WHERE account_type IS NOT NULL
     RETURNING *
   ), membership AS (
@@ -239,7 +248,6 @@ export function createPostgresStorage(pool: pg.Pool): Storage {
     {
       maxInFlight: batchesInFlight,
       maxBatchSize: 100,
-      key: (create) => create.details.ghanaCardNumber,
     },
   );
 
@@ -336,13 +344,14 @@ export function createPostgresStorage(pool: pg.Pool): Storage {
 
 /** One create as an element of createSql's JSON array. */
 function createRow({ institutionId, details }: NewUser, i: number) {
-  const row: Record<string, unknown> = { i, institution_id: institutionId };
+  const row: Record<string, unknown> = { i, id: newId(), institution_id: institutionId };
   const values = userColumnValues(details, postgresCodec);
   userWritableColumns.forEach((column, index) => {
     row[column] = values[index];
   });
   const account = details.account;
   if (account) {
+    row.account_id = newId();
     row.account_type = account.type;
     row.account_number = account.number;
     row.account_network = account.network;

@@ -72,19 +72,6 @@ describe('batcher', () => {
     expect(batches.map((batch) => batch.inputs)).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
   });
 
-  test('inputs with the same key never share a batch', async () => {
-    const { run, batches } = recordingRun();
-    const call = batcher(run, { maxInFlight: 1, maxBatchSize: 10, key: (input) => input[0] ?? '' });
-    const answers = Promise.all(['x1', 'y1', 'x2', 'x3', 'y2'].map(call));
-    for (let index = 0; index < 3; index++) {
-      await turn();
-      batches[index]?.end();
-      await turn();
-    }
-    expect(batches.map((batch) => batch.inputs)).toEqual([['x1', 'y1'], ['x2', 'y2'], ['x3']]);
-    expect(await answers).toEqual(['X1', 'Y1', 'X2', 'X3', 'Y2']);
-  });
-
   test('a failed batch fails its calls, and the next batch still goes out', async () => {
     const { run, batches } = recordingRun();
     const call = batcher(run, { maxInFlight: 1, maxBatchSize: 10 });
