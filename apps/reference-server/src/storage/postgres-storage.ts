@@ -207,7 +207,8 @@ const batchesInFlight = 2;
 
 /**
  * The {@link Storage} on PostgreSQL. Each operation is as few statements as it can be: a create is
- * one statement (two when the card number exists), an update one. Uniqueness is the database's
+ * one statement (two when the card number exists), shared with the creates asked for at the same
+ * time; an update is one. Uniqueness is the database's
  * (constraints, ON CONFLICT), never check-then-insert, so concurrent requests from several
  * institutions, on several servers, cannot make two users of one person.
  */
