@@ -201,16 +201,16 @@ const createAttempts = 3;
  * How many batches of creates may run at once, each on a connection of its own; the creates asked
  * for meanwhile wait for one to end and then go out together. One gave the biggest batches, but
  * two keep creates going while one batch waits on a lock or a stalled connection, for about the
- * same rate (2,284–2,584 against 2,475–2,742 creates/s, three runs each).
+ * same rate (2,283–2,584 against 2,475–2,742 creates/s, three runs each).
  */
 const batchesInFlight = 2;
 
 /**
  * The {@link Storage} on PostgreSQL. Each operation is as few statements as it can be: a create is
  * one statement (two when the card number exists), shared with the creates asked for at the same
- * time; an update is one. Uniqueness is the database's
- * (constraints, ON CONFLICT), never check-then-insert, so concurrent requests from several
- * institutions, on several servers, cannot make two users of one person.
+ * time; an update is one. Uniqueness is the database's (constraints, ON CONFLICT), never
+ * check-then-insert, so concurrent requests from several institutions, on several servers, cannot
+ * make two users of one person.
  */
 export function createPostgresStorage(pool: pg.Pool): Storage {
   // Named, so each connection parses a statement once and reuses it (a prepared statement).
