@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { v7 as uuidV7 } from 'uuid';
 import { batcher } from './batcher.js';
 import { loadMigrations, migrationsDir } from './migrations.js';
+import { newId } from './new-id.js';
 import { inPostgresTransaction, migratePostgres, openPostgresPool } from './postgres-database.js';
 import { recognize } from './recognition.js';
 import {
@@ -54,12 +54,6 @@ const accountParameters = (from: number) => {
   return { type, values: `${type}::text, ${number}, ${network}, ${bankName}, ${name}` };
 };
 const writable = userWritableColumns.length;
-
-/**
- * A new user's or account's id: a UUID version 7, as on SQLite (see sqlite-storage.ts), so that
- * inserts add to the last page of each index on ids, not to a random one.
- */
-const newId = uuidV7;
 
 /** The SQL type of each writable column, for reading it out of a JSON batch. */
 const userColumnTypes: Record<(typeof userWritableColumns)[number], string> = {

@@ -1,6 +1,6 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import { v7 as uuidV7 } from 'uuid';
 import { loadMigrations, migrationsDir } from './migrations.js';
+import { newId } from './new-id.js';
 import { recognize } from './recognition.js';
 import { type CheckpointReport, startCheckpointer } from './sqlite-checkpointer.js';
 import {
@@ -37,15 +37,6 @@ const sqliteCodec: ColumnCodec<number> = {
   fromTimestamp: (value) => new Date(value as string),
   fromTextArray: (value) => JSON.parse(value as string) as string[],
 };
-
-/**
- * A new row's id: a UUID version 7 (RFC 9562), which starts with the time in milliseconds. Ids made
- * one after another sort one after another, so a write adds to the last page of each index on them
- * instead of a random page of it: 2.1 pages of the write-ahead log per create instead of 4.5–4.9
- * (20,000 creates, 10 in flight), so fewer checkpoints, and fewer waits for them. The time it holds
- * is no secret: the answer's `createdAt` says the same.
- */
-const newId = uuidV7;
 
 /** SQLite's constraint error for a UNIQUE index (SQLITE_CONSTRAINT_UNIQUE). */
 const uniqueViolation = 2067;
