@@ -1,5 +1,6 @@
 import { parse as legacyUrlParse } from 'node:url';
 import type { FieldError, OpenApiDocument } from '@institution-api/types';
+import { specFormats } from '@institution-api/types/spec-ajv';
 import type { Request, RequestHandler } from 'express';
 import {
   middleware as openApiValidator,
@@ -7,7 +8,6 @@ import {
 } from 'express-openapi-validator';
 import { HttpProblem, problemKinds, validationProblem } from './problem.js';
 import { fieldName } from './validation/field-errors.js';
-import { serverFormats } from './validation/formats.js';
 import { cacheValidatorRouteMatchers } from './validation/route-matcher-cache.js';
 
 type ValidatorOptions = Parameters<typeof openApiValidator>[0];
@@ -59,7 +59,7 @@ export function contractValidation(options: {
     validateApiSpec: true,
     // Full format checks (real calendar dates, not just their shape), and our own `date`.
     ajvFormats: { mode: 'full' },
-    formats: { ...serverFormats },
+    formats: { ...specFormats },
     validateRequests: { allErrors: true },
     validateResponses: {
       allErrors: true,

@@ -5,10 +5,10 @@ import {
   signSync,
 } from '@institution-api/signing/node';
 import { openapiDocument, type UserInput } from '@institution-api/types';
+import { createSpecSchemas } from '@institution-api/types/spec-ajv';
 import { createApp } from '../../src/app.js';
 import { generateCredential } from '../../src/credentials/generate-credential.js';
 import { createHttpServer, type HttpTimeouts } from '../../src/http/http-server.js';
-import { createSpecSchemas } from '../../src/http/validation/spec-ajv.js';
 import { createLogger } from '../../src/logger.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import type { InstitutionCredential, Storage } from '../../src/storage/types.js';

@@ -1,7 +1,7 @@
 import type { FieldError } from '@institution-api/types';
+import type { SpecSchemas } from '@institution-api/types/spec-ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { fieldErrors, unique } from './field-errors.js';
-import type { SpecSchemas } from './spec-ajv.js';
 
 /** The property whose value picks the account variant of `UserInput` (spec: `UserInput.oneOf`). */
 const discriminator = 'accountType';

@@ -1,7 +1,9 @@
-import type { OpenApiDocument } from '@institution-api/types';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
-import { serverFormats } from './formats.js';
+import { specFormats } from './formats.js';
+import type { OpenApiDocument } from './openapi-document.js';
+
+export { isCalendarDate, specFormats } from './formats.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext its default import is the module.
 const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;
@@ -34,10 +36,13 @@ export interface SpecSchemas {
 }
 
 /**
- * Ajv 2020 over the bundled spec's component schemas: the same schemas express-openapi-validator
- * enforces, compiled a second time so the server can re-validate a body against one `oneOf`
- * variant (LIBRARY-NOTES: a failed `oneOf` reports the errors of every branch) and tests can check
- * responses against `UserCreated` and `UserUpdated`.
+ * Ajv 2020 over the bundled spec's component schemas, with the formats the reference server
+ * admits ({@link specFormats}): the one definition of "valid" that the server (beside
+ * express-openapi-validator, to re-validate a body against one `oneOf` variant), the conformance
+ * suite and the docs' console share, so none of them can disagree with the server.
+ *
+ * Needs the optional peer dependencies `ajv` and `ajv-formats`; importing the package's main
+ * entry never loads them.
  *
  * Strict mode stays on, so a typo in the spec fails loudly; OpenAPI's keywords, `x-` extensions
  * and number formats such as `double` are declared instead of switching strictness off.
@@ -49,7 +54,7 @@ export function createSpecSchemas(document: OpenApiDocument): SpecSchemas {
   >;
   const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
   addFormats(ajv);
-  for (const [name, format] of Object.entries(serverFormats)) ajv.addFormat(name, format);
+  for (const [name, format] of Object.entries(specFormats)) ajv.addFormat(name, format);
   for (const [name, validate] of Object.entries(numberFormats)) {
     ajv.addFormat(name, { type: 'number', validate });
   }

@@ -15,7 +15,10 @@ export function isCalendarDate(value: string): boolean {
   return day <= daysInMonth;
 }
 
-/** Formats the server defines itself, for both express-openapi-validator and its own Ajv. */
-export const serverFormats = {
+/**
+ * Formats whose meaning the spec narrows beyond ajv-formats' defaults, for every validator of the
+ * contract (express-openapi-validator's `formats` option included).
+ */
+export const specFormats = {
   date: { type: 'string', validate: isCalendarDate },
 } as const;
