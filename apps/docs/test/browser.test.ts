@@ -16,10 +16,13 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL, fileURLToPath as toPath } from 'node:url';
+import {
+  type RunningServer,
+  startReferenceServer,
+} from '@institution-api/test-support/reference-server';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath, hasChromium, launchChromium } from './support/chromium.js';
-import { type RunningServer, startReferenceServer } from './support/reference-server.js';
 import {
   isInViewport,
   openWatchedPage,
@@ -291,13 +294,15 @@ describe.skipIf(!hasChromium)('the docs page in chromium', () => {
     let watched: WatchedPage;
 
     beforeAll(async () => {
-      server = await startReferenceServer([
-        {
-          institution: 'Docs browser test',
-          publicKey: `pk_docs_${randomBytes(6).toString('hex')}`,
-          secretKey: randomBytes(24).toString('base64url'),
-        },
-      ]);
+      server = await startReferenceServer({
+        credentials: [
+          {
+            institution: 'Docs browser test',
+            publicKey: `pk_docs_${randomBytes(6).toString('hex')}`,
+            secretKey: randomBytes(24).toString('base64url'),
+          },
+        ],
+      });
       watched = await openWatchedPage(context, `${server.url}/docs`, server.url);
     });
     afterAll(async () => {

@@ -15,14 +15,18 @@
  *
  * A recording proxy between the samples and the server records what the server really answered.
  */
+
 import { randomBytes } from 'node:crypto';
 import { chmod, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import {
+  type Credential,
+  startReferenceServer,
+} from '@institution-api/test-support/reference-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CodeSample, landingCodeBlocks, readOperations } from './support/code-samples.js';
 import { type Exchange, startRecordingProxy } from './support/recording-proxy.js';
-import { type Credential, startReferenceServer } from './support/reference-server.js';
 import { run } from './support/run.js';
 import { createSampleProject } from './support/sample-project.js';
 import { pathWithOnly, which } from './support/shell-tools.js';
@@ -149,7 +153,7 @@ function useSampleServer(lang: Language) {
   };
 
   beforeAll(async () => {
-    state.server = await startReferenceServer([credential]);
+    state.server = await startReferenceServer({ credentials: [credential] });
     state.proxy = await startRecordingProxy(new URL(state.server.url));
     state.project = await createSampleProject();
     state.env = {

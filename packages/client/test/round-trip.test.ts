@@ -3,18 +3,23 @@
  * a user the service returned is a body the service accepts, and the update changes only the
  * field that was changed.
  */
+import {
+  type RunningServer,
+  startReferenceServer,
+} from '@institution-api/test-support/reference-server';
 import type { UserInput } from '@institution-api/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toUserInput } from '../src/user-input.js';
 import { createUsersClient, type UsersClient } from '../src/users-client.js';
 import { bankAccountUser, CREDENTIALS, momoAccountUser } from './support/examples.js';
-import { type ReferenceServer, startReferenceServer } from './support/reference-server.js';
 
-let server: ReferenceServer;
+let server: RunningServer;
 let users: UsersClient;
 
 beforeAll(async () => {
-  server = await startReferenceServer(CREDENTIALS);
+  server = await startReferenceServer({
+    credentials: [{ institution: 'Client tests', ...CREDENTIALS }],
+  });
   users = createUsersClient({ baseUrl: server.url, ...CREDENTIALS, retry: false });
 }, 40_000);
 afterAll(() => server?.stop());

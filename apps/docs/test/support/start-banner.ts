@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { Credential } from './reference-server.js';
+import type { Credential } from '@institution-api/test-support/reference-server';
 
 /** The reference server's start banner module, as built (`apps/reference-server/src/demo-banner.ts`). */
 const demoBannerModule = new URL('../../../reference-server/dist/demo-banner.js', import.meta.url);

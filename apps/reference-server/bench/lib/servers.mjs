@@ -198,7 +198,7 @@ export function startPrism() {
  * TypeScript: Node >= 22.18 strips the types). Returns { url, stop() }, or { unavailable: reason }.
  */
 export async function startPostgres() {
-  const harness = await import('../../test/support/postgres.ts');
+  const harness = await import('@institution-api/test-support/postgres');
   const unavailable = harness.postgresUnavailableReason();
   if (unavailable) return { unavailable };
   const postgres = await harness.startPostgres();

@@ -12,6 +12,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { postgresUnavailableReason, startPostgres } from '@institution-api/test-support/postgres';
 import pg from 'pg';
 import { loadMigrations, migrationsDir } from '../../dist/storage/migrations.js';
 import { migratePostgres } from '../../dist/storage/postgres-database.js';
@@ -19,7 +20,6 @@ import { createPostgresStorage } from '../../dist/storage/postgres-storage.js';
 import { migrateSqlite, openSqliteDatabase } from '../../dist/storage/sqlite-database.js';
 import { createSqliteStorage } from '../../dist/storage/sqlite-storage.js';
 import { userColumnValues, userWritableColumns } from '../../dist/storage/user-rows.js';
-import { postgresUnavailableReason, startPostgres } from '../support/postgres.ts';
 
 const operations = Number(process.argv[2] ?? 2000);
 let sequence = 0;

@@ -1,14 +1,14 @@
+import {
+  postgresUnavailableReason,
+  type RunningPostgres,
+  startPostgres,
+} from '@institution-api/test-support/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadMigrations, migrationsDir } from '../../src/storage/migrations.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import { inPostgresTransaction, migratePostgres } from '../../src/storage/postgres-database.js';
 import { createPostgresStorage } from '../../src/storage/postgres-storage.js';
-import {
-  postgresUnavailableReason,
-  type RunningPostgres,
-  startPostgres,
-} from '../support/postgres.js';
 import { institution, person } from './fixtures.js';
 import { migrationContract } from './migration-contract.js';
 import { storageContract } from './storage-contract.js';

@@ -1,11 +1,16 @@
+/**
+ * The built reference server (apps/reference-server/dist/main.js, as `npm start` runs it) in a
+ * process of its own on a free port of 127.0.0.1, for tests where "the real service accepts it" is
+ * the behaviour under test. Started with the credentials it is given, stopped by its PID.
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.ts';
 
-/** The reference server as `npm start` runs it (apps/reference-server, built by turbo first). */
+/** The reference server's entry point; turbo builds it before the tests that depend on it. */
 export const referenceServerMain = fileURLToPath(
-  new URL('../../../reference-server/dist/main.js', import.meta.url),
+  new URL('../../../apps/reference-server/dist/main.js', import.meta.url),
 );
 
 /** An institution's key pair, as INSTITUTION_CREDENTIALS provisions it. */
@@ -15,17 +20,32 @@ export interface Credential {
   secretKey: string;
 }
 
-/** A running reference server on an in-memory database. */
-export interface RunningServer {
-  url: string;
-  stop: () => Promise<void>;
+/** How to start it. */
+export interface ReferenceServerOptions {
+  /** The institutions and their key pairs (INSTITUTION_CREDENTIALS). */
+  credentials: Credential[];
+  /** DATABASE_URL; an in-memory SQLite database (`memory://`) unless given. */
+  databaseUrl?: string;
+  /** More environment for the server (CORS_ALLOW_ORIGINS, RATE_LIMIT_PER_MINUTE, …). */
+  env?: Record<string, string>;
 }
 
-/**
- * Starts the built reference server (`dist/main.js`) with `DATABASE_URL=memory://` on a free port
- * of 127.0.0.1, provisions the credentials, and resolves once `GET /healthz` answers 200.
- */
-export async function startReferenceServer(credentials: Credential[]): Promise<RunningServer> {
+/** A running reference server. */
+export interface RunningServer {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** The server's process id. */
+  pid: number;
+  /** What it wrote to stdout and stderr so far (its log lines). */
+  output(): string;
+  /** SIGTERM, then resolves once the process has exited. */
+  stop(): Promise<void>;
+}
+
+/** Starts the server and resolves once `GET /healthz` answers 200 (30 s at most). */
+export async function startReferenceServer(
+  options: ReferenceServerOptions,
+): Promise<RunningServer> {
   if (!existsSync(referenceServerMain)) {
     throw new Error(
       `${referenceServerMain} is missing: build it (npx turbo run build --filter=@institution-api/reference-server)`,
@@ -35,21 +55,21 @@ export async function startReferenceServer(credentials: Credential[]): Promise<R
   const child = spawn(process.execPath, [referenceServerMain], {
     env: {
       ...process.env,
-      DATABASE_URL: 'memory://',
+      DATABASE_URL: options.databaseUrl ?? 'memory://',
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: 'warn',
-      INSTITUTION_CREDENTIALS: JSON.stringify(credentials),
+      INSTITUTION_CREDENTIALS: JSON.stringify(options.credentials),
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+  const collect = (chunk: string) => {
     output += chunk;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-  });
+  };
+  child.stdout?.setEncoding('utf8').on('data', collect);
+  child.stderr?.setEncoding('utf8').on('data', collect);
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitForHealth(url, child, () => output);
@@ -57,7 +77,7 @@ export async function startReferenceServer(credentials: Credential[]): Promise<R
     await stop(child);
     throw error;
   }
-  return { url, stop: () => stop(child) };
+  return { url, pid: child.pid ?? 0, output: () => output, stop: () => stop(child) };
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
@@ -81,20 +101,5 @@ function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
   });
 }
