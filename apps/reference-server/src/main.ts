@@ -8,6 +8,7 @@ import { createHttpServer } from './http/http-server.js';
 import { createLogger, flushLogs } from './logger.js';
 import { handleStopSignals, logFlushTimeoutMs, type StopControl } from './shutdown.js';
 import { defaultDataDir, openStorage } from './storage/open-storage.js';
+import { outageLog } from './storage/outage-log.js';
 import type { InstitutionCredential, Storage } from './storage/types.js';
 
 /**
@@ -26,7 +27,13 @@ async function main(): Promise<void> {
     logger.debug('opening the storage');
     const storage = await openStorage(config.databaseUrl, {
       defaultDataDir,
-      onIdleError: (error) => logger.warn({ err: error }, 'idle database connection failed'),
+      // One line each, no stack: a restart of PostgreSQL ends every idle connection at once.
+      onIdleError: (error) =>
+        logger.warn(
+          { code: (error as { code?: unknown }).code, cause: error.message },
+          'idle database connection failed',
+        ),
+      health: outageLog(logger),
     });
     stop.storage(storage);
     if (!stop.stopping) await serve(config, storage, logger, stop);

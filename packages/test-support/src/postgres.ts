@@ -17,6 +17,30 @@ export interface RunningPostgres {
   url: string;
   /** Stops the server and removes its directory. */
   stop(): Promise<void>;
+  /**
+   * Stops the server as an operator restarting it would (`pg_ctl stop -m fast`: open connections
+   * are ended), keeping its data; {@link RunningPostgres.resume} starts it again on the same port.
+   */
+  pause(): Promise<void>;
+  /** Starts a paused server again, on the same port and data. */
+  resume(): Promise<void>;
+  /**
+   * Runs `sql` as the superuser through psql in `database` (default `postgres`), returning its
+   * unaligned, tuples-only output.
+   */
+  psql(sql: string, database?: string): Promise<string>;
+}
+
+/** Options of {@link startPostgres}. */
+export interface PostgresOptions {
+  /**
+   * `true`: PostgreSQL's own durable defaults (fsync and full-page writes on), as production runs
+   * it, for benchmarks. Default `false`: fsync off, which a test server that need not survive a
+   * power loss can afford; never a benchmark figure.
+   */
+  durable?: boolean;
+  /** `max_connections` (PostgreSQL's default: 100). */
+  maxConnections?: number;
 }
 
 /**
@@ -24,7 +48,9 @@ export interface RunningPostgres {
  * locally; with CI set they must not skip (CI installs postgresql-15), so startPostgres fails.
  */
 export function postgresUnavailableReason(): string | undefined {
-  const missing = ['initdb', 'pg_ctl'].filter((bin) => !existsSync(join(postgresBinDir, bin)));
+  const missing = ['initdb', 'pg_ctl', 'psql'].filter(
+    (bin) => !existsSync(join(postgresBinDir, bin)),
+  );
   return missing.length === 0
     ? undefined
     : `PostgreSQL server binaries (${missing.join(', ')}) not found in ${postgresBinDir}; ` +
@@ -33,10 +59,10 @@ export function postgresUnavailableReason(): string | undefined {
 
 /**
  * Starts a throwaway PostgreSQL 15 in a fresh temporary directory, on 127.0.0.1 and a free port,
- * with trust authentication and fsync off (a test server need not survive a power loss). PostgreSQL
- * refuses to run as root, so as root it runs as the `postgres` system user (created if missing).
+ * with trust authentication and, unless `durable`, fsync off. PostgreSQL refuses to run as root,
+ * so as root it runs as the `postgres` system user (created if missing).
  */
-export async function startPostgres(): Promise<RunningPostgres> {
+export async function startPostgres(options: PostgresOptions = {}): Promise<RunningPostgres> {
   const unavailable = postgresUnavailableReason();
   if (unavailable) throw new Error(unavailable);
   const asRoot = process.getuid?.() === 0;
@@ -50,6 +76,29 @@ export async function startPostgres(): Promise<RunningPostgres> {
           cwd: dir,
         })
       : execFile(join(postgresBinDir, bin), args, { cwd: dir });
+  const settings = [
+    '-c listen_addresses=127.0.0.1',
+    `-k '${dir}'`,
+    ...(options.durable ? [] : ['-c fsync=off', '-c full_page_writes=off']),
+    ...(options.maxConnections ? [`-c max_connections=${options.maxConnections}`] : []),
+  ];
+  const pgCtlStart = (port: number) =>
+    run('pg_ctl', [
+      '-D',
+      dataDir,
+      '-l',
+      logFile,
+      '-o',
+      `-p ${port} ${settings.join(' ')}`,
+      '-w',
+      '-t',
+      '60',
+      'start',
+    ]);
+  const startFailure = async (error: unknown) => {
+    const log = await readFile(logFile, 'utf8').catch(() => '');
+    return new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log}`);
+  };
   try {
     if (asRoot) {
       const { uid, gid } = postgresUserIds();
@@ -70,33 +119,48 @@ export async function startPostgres(): Promise<RunningPostgres> {
     // A free port can be taken between our probe and the server's bind: try a few.
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
-      const serverOptions = `-c listen_addresses=127.0.0.1 -p ${port} -k '${dir}' -c fsync=off -c full_page_writes=off`;
       try {
-        await run('pg_ctl', [
-          '-D',
-          dataDir,
-          '-l',
-          logFile,
-          '-o',
-          serverOptions,
-          '-w',
-          '-t',
-          '60',
-          'start',
-        ]);
+        await pgCtlStart(port);
       } catch (error) {
         if (attempt < 3) continue;
-        const log = await readFile(logFile, 'utf8').catch(() => '');
-        throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log}`);
+        throw await startFailure(error);
       }
+      let paused = false;
       return {
         url: `postgres://postgres@127.0.0.1:${port}/postgres`,
         async stop() {
           try {
-            await run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+            if (!paused) await run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
           } finally {
             await rm(dir, { recursive: true, force: true });
           }
+        },
+        async pause() {
+          await run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+          paused = true;
+        },
+        async resume() {
+          await pgCtlStart(port).catch(async (error) => {
+            throw await startFailure(error);
+          });
+          paused = false;
+        },
+        async psql(sql, database = 'postgres') {
+          const { stdout } = await run('psql', [
+            '-h',
+            '127.0.0.1',
+            '-p',
+            String(port),
+            '-U',
+            'postgres',
+            '-d',
+            database,
+            '-v',
+            'ON_ERROR_STOP=1',
+            '-XAtc',
+            sql,
+          ]);
+          return stdout.trim();
         },
       };
     }

@@ -1,10 +1,18 @@
 import type { ErrorRequestHandler } from 'express';
+import { StorageUnavailableError } from '../storage/unavailable.js';
 import { ResponseContractError } from './contract.js';
 import { HttpProblem, problemKinds, sendProblem, validationProblem } from './problem.js';
 import { maxBodyBytes } from './raw-body.js';
 
+/** Seconds a client should wait before retrying after a 503 `unavailable` (spec: `ServiceUnavailable`). */
+export const unavailableRetryAfterSeconds = 1;
+
 /**
  * The one place that turns errors into RFC 9457 problems (DECISIONS.md "errors").
+ *
+ * A {@link StorageUnavailableError} (the database down, full, too slow) is a 503 `unavailable`
+ * with `Retry-After`, and is not logged per request: the storage's outage log reports the outage
+ * once when it starts and once when it ends (storage/outage-log.ts).
  *
  * {@link HttpProblem}s are sent as they are. body-parser's errors become 413 (over 64 KiB), 415
  * (a `Content-Encoding`) or 400, and the router's failure to decode a path parameter 400. Everything else is a fault of the server: logged with its stack,
@@ -19,13 +27,21 @@ export function errorHandler(): ErrorRequestHandler {
       return next(error);
     }
     const problem = asProblem(error);
-    if (problem.kind.status >= 500) req.log.error({ err: error }, 'request failed');
+    if (problem.kind === problemKinds.internal) req.log.error({ err: error }, 'request failed');
     sendProblem(req, res, problem);
   };
 }
 
 function asProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
+  if (error instanceof StorageUnavailableError) {
+    return new HttpProblem(
+      problemKinds.unavailable,
+      `The service's database is unavailable; nothing was written. Retry after ${unavailableRetryAfterSeconds} s.`,
+      undefined,
+      { 'Retry-After': String(unavailableRetryAfterSeconds) },
+    );
+  }
   // The router could not percent-decode a path parameter (`/users/%E0%A4%A`): the client's URL.
   if (error instanceof URIError && (error as { status?: unknown }).status === 400) {
     return validationProblem([

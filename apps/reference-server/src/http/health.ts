@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Storage } from '../storage/types.js';
+import { StorageUnavailableError } from '../storage/unavailable.js';
 import { HttpProblem, problemKinds } from './problem.js';
 
 /** How long the database may take to answer a health check before the server reports 503. */
@@ -8,7 +9,8 @@ const pingTimeoutMs = 2_000;
 /**
  * `GET /healthz`, for load balancers and orchestrators: outside `/api/v1` and unauthenticated (it
  * is not part of the interface). 200 `{"status":"ok"}` when the database answers a trivial query
- * in time, else a 503 problem; the cause is logged, not answered.
+ * in time, else a 503 problem; the cause is logged, not answered (an outage by the storage's outage
+ * log, once, rather than at every check).
  */
 export function health(storage: Storage): RequestHandler {
   return async (req, res) => {
@@ -21,7 +23,9 @@ export function health(storage: Storage): RequestHandler {
         }),
       ]);
     } catch (error) {
-      req.log.error({ err: error }, 'health check failed');
+      if (!(error instanceof StorageUnavailableError)) {
+        req.log.error({ err: error }, 'health check failed');
+      }
       throw new HttpProblem(problemKinds.unavailable, 'The database does not answer.');
     } finally {
       clearTimeout(timer);

@@ -3,8 +3,7 @@ import type { Request, Response } from 'express';
 
 /**
  * The kinds of problem the server answers with: `type` URN, status and title exactly as in the
- * table of the spec's `Problem` schema (openapi/components/schemas/Problem.yaml). `unavailable`
- * (503) is only answered by `/healthz`, which is not part of the interface.
+ * table of the spec's `Problem` schema (openapi/components/schemas/Problem.yaml).
  */
 export const problemKinds = {
   validation: {

@@ -5,6 +5,7 @@ import { openPostgresStorage } from './postgres-storage.js';
 import type { SqliteOptions } from './sqlite-database.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { Storage } from './types.js';
+import type { StorageHealthObserver } from './unavailable.js';
 
 /**
  * The package's `data/` folder (git-ignored), the same relative place from `src/storage` and
@@ -74,6 +75,8 @@ export interface OpenStorageOptions extends SqliteOptions {
   defaultDataDir: string;
   /** Errors of idle PostgreSQL connections (the pool replaces them); ignored when absent. */
   onIdleError?: (error: Error) => void;
+  /** Hears each call's outcome: unavailable (503) or answered (see outage-log.ts). */
+  health?: StorageHealthObserver;
 }
 
 /**
@@ -87,6 +90,6 @@ export async function openStorage(
 ): Promise<Storage> {
   const target = parseDatabaseUrl(databaseUrl, options.defaultDataDir);
   return target.kind === 'postgres'
-    ? openPostgresStorage(target.connectionString, options.onIdleError)
-    : openSqliteStorage(target.file, options);
+    ? openPostgresStorage(target.connectionString, options.onIdleError, options.health)
+    : openSqliteStorage(target.file, options, options.health);
 }

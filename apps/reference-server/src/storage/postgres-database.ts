@@ -2,15 +2,31 @@ import pg from 'pg';
 import { type Migration, wasApplied } from './migrations.js';
 
 /**
- * Connects to PostgreSQL through a pg Pool (DATABASE_URL=postgres://…). `onIdleError` hears errors
- * of idle connections (e.g. the server restarted): the pool drops such a client and opens a new one
- * on the next query; without a listener Node would end the process.
+ * The bounds on waiting for PostgreSQL, so that no request waits on a dead or stuck database for
+ * long (spec: `ServiceUnavailable`): a connection from the pool, new or idle, within
+ * `connectMs`; a statement within `statementMs` (PostgreSQL cancels it: lock waits included);
+ * an answer at all within `answerMs` (the driver gives up on a server that went silent, a
+ * network gone, and drops the connection). Past any of them the call fails as unavailable (503).
+ */
+export const postgresBounds = { connectMs: 3_000, statementMs: 5_000, answerMs: 6_000 } as const;
+
+/**
+ * Connects to PostgreSQL through a pg Pool (DATABASE_URL=postgres://…), within
+ * {@link postgresBounds}, with TCP keep-alive so a connection to a vanished host is noticed.
+ * `onIdleError` hears errors of idle connections (e.g. the server restarted): the pool drops such
+ * a client and opens a new one on the next query; without a listener Node would end the process.
  */
 export function openPostgresPool(
   connectionString: string,
   onIdleError: (error: Error) => void = () => {},
 ): pg.Pool {
-  const pool = new pg.Pool({ connectionString });
+  const pool = new pg.Pool({
+    connectionString,
+    connectionTimeoutMillis: postgresBounds.connectMs,
+    statement_timeout: postgresBounds.statementMs,
+    query_timeout: postgresBounds.answerMs,
+    keepAlive: true,
+  });
   pool.on('error', onIdleError);
   return pool;
 }

@@ -3,6 +3,7 @@ import { batcher } from './batcher.js';
 import { loadMigrations, migrationsDir } from './migrations.js';
 import { newId } from './new-id.js';
 import { inPostgresTransaction, migratePostgres, openPostgresPool } from './postgres-database.js';
+import { postgresFault } from './postgres-faults.js';
 import { recognize } from './recognition.js';
 import {
   type AccountDetails,
@@ -11,6 +12,7 @@ import {
   type Storage,
   type UserDetails,
 } from './types.js';
+import { guardStorage, type StorageHealthObserver } from './unavailable.js';
 import {
   type ColumnCodec,
   prefixedAccountColumns,
@@ -204,9 +206,10 @@ const batchesInFlight = 2;
  * one statement (two when the card number exists), shared with the creates asked for at the same
  * time; an update is one. Uniqueness is the database's (constraints, ON CONFLICT), never
  * check-then-insert, so concurrent requests from several institutions, on several servers, cannot
- * make two users of one person.
+ * make two users of one person. Faults of PostgreSQL's availability become StorageUnavailableError
+ * (postgres-faults.ts), told to `health`.
  */
-export function createPostgresStorage(pool: pg.Pool): Storage {
+export function createPostgresStorage(pool: pg.Pool, health?: StorageHealthObserver): Storage {
   // Named, so each connection parses a statement once and reuses it (a prepared statement).
   const query = async <Row extends object>(name: string, text: string, values: unknown[]) =>
     (await pool.query<Row>({ name, text, values })).rows;
@@ -232,7 +235,8 @@ export function createPostgresStorage(pool: pg.Pool): Storage {
         batch.then(
           (inserted) => inserted[index],
           (error: unknown) => {
-            if (creates.length === 1) throw error;
+            // A database that is down fails each create alone too, only later.
+            if (creates.length === 1 || postgresFault(error)) throw error;
             // The batch failed as a whole (one of its creates broke a constraint, say): each of
             // its creates tries alone, so that only the one at fault fails.
             return insertUsers([create]).then(([inserted]) => inserted);
@@ -246,7 +250,7 @@ export function createPostgresStorage(pool: pg.Pool): Storage {
     },
   );
 
-  return {
+  const storage: Storage = {
     async createOrAddUser(institutionId, details) {
       for (let attempt = 1; attempt <= createAttempts; attempt++) {
         const created = await insertUser({ institutionId, details });
@@ -335,6 +339,7 @@ export function createPostgresStorage(pool: pg.Pool): Storage {
 
     close: () => pool.end(),
   };
+  return guardStorage(storage, postgresFault, health);
 }
 
 /** One create as an element of createSql's JSON array. */
@@ -372,6 +377,7 @@ function accountValues(account: AccountDetails | null): (string | null)[] {
 export async function openPostgresStorage(
   connectionString: string,
   onIdleError?: (error: Error) => void,
+  health?: StorageHealthObserver,
 ): Promise<Storage> {
   const migrations = await loadMigrations(migrationsDir('postgres'));
   const pool = openPostgresPool(connectionString, onIdleError);
@@ -381,5 +387,5 @@ export async function openPostgresStorage(
     await pool.end();
     throw error;
   }
-  return createPostgresStorage(pool);
+  return createPostgresStorage(pool, health);
 }

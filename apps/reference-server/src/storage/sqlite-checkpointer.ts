@@ -41,7 +41,7 @@ export interface CheckpointerOptions {
   minIntervalMs?: number;
   /** Each finished checkpoint, for tests and measurements. */
   onCheckpoint?: (report: CheckpointReport) => void;
-  /** The thread failed: the caller goes back to SQLite's own checkpoints, in its COMMITs. */
+  /** The thread ended: the caller goes back to SQLite's own checkpoints, in its COMMITs. */
   onFailure: (error: Error) => void;
   /** How long the thread's connection waits for a lock (milliseconds). */
   busyTimeoutMs: number;
@@ -137,7 +137,14 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
 
   worker.on('message', (message: CheckpointReport | { error: string }) => {
     finishRunning();
-    if ('error' in message) return fail(new Error(`checkpoint failed: ${message.error}`));
+    if ('error' in message) {
+      // A checkpoint that failed (the disk full, a lock held past the busy timeout) is tried again
+      // after minIntervalMs; writes held for it go on meanwhile (on a full disk they fail too, as
+      // 503s), rather than waiting for a checkpoint that cannot run. Only the thread's end is final.
+      hold?.resolve();
+      hold = undefined;
+      return request();
+    }
     options.onCheckpoint?.(message);
     if (hold) {
       // Nothing was written during this checkpoint: the log is copied, the next write restarts it.

@@ -200,8 +200,13 @@ export function groupCommitter(db: DatabaseSync, hooks: GroupCommitHooks = {}): 
         try {
           item.result = { value: item.work() };
         } catch (error) {
-          // Throws itself when SQLite has rolled back the whole transaction (e.g. SQLITE_FULL).
-          undo.run();
+          try {
+            undo.run();
+          } catch {
+            // SQLite has rolled back the whole transaction (after SQLITE_FULL, say) and the
+            // savepoint with it: the group fails with the work's own error, which says why.
+            throw error;
+          }
           item.result = { error };
         }
         release.run();

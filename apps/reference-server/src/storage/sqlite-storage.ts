@@ -12,6 +12,7 @@ import {
   type SqliteOptions,
   walSyncer,
 } from './sqlite-database.js';
+import { sqliteFault } from './sqlite-faults.js';
 import {
   type AccountDetails,
   ConflictError,
@@ -19,6 +20,7 @@ import {
   type Storage,
   type StoredUser,
 } from './types.js';
+import { guardStorage, type StorageHealthObserver } from './unavailable.js';
 import {
   type AccountColumns,
   type ColumnCodec,
@@ -170,8 +172,14 @@ function offloadDiskWork(db: DatabaseSync, options: SqliteFileOptions) {
  * same file wait, so a check followed by a write sees no other write in between. Uniqueness is
  * still the schema's (constraints, ON CONFLICT). With `file`, the disk work runs off the event
  * loop (see offloadDiskWork); without, commits are synchronous=FULL as the database was opened.
+ * Faults of the disk and of the locks become StorageUnavailableError (sqlite-faults.ts), told to
+ * `health`.
  */
-export function createSqliteStorage(db: DatabaseSync, file?: SqliteFileOptions): Storage {
+export function createSqliteStorage(
+  db: DatabaseSync,
+  file?: SqliteFileOptions,
+  health?: StorageHealthObserver,
+): Storage {
   const sql = prepareStatements(db);
   const offloaded = file && offloadDiskWork(db, file);
   const inTransaction = groupCommitter(db, offloaded?.hooks);
@@ -179,7 +187,7 @@ export function createSqliteStorage(db: DatabaseSync, file?: SqliteFileOptions):
   const insertAccount = (userId: string, account: AccountDetails) =>
     get<AccountColumns>(sql.insertAccount, newId(), userId, ...accountValues(account));
 
-  return {
+  const storage: Storage = {
     createOrAddUser: (institutionId, details) =>
       inTransaction(() => {
         const values = userColumnValues(details, sqliteCodec);
@@ -277,6 +285,7 @@ export function createSqliteStorage(db: DatabaseSync, file?: SqliteFileOptions):
       db.close();
     },
   };
+  return guardStorage(storage, sqliteFault, health);
 }
 
 function accountValues(account: AccountDetails): (string | null)[] {
@@ -290,6 +299,7 @@ function accountValues(account: AccountDetails): (string | null)[] {
 export async function openSqliteStorage(
   file: string,
   options: SqliteOptions = {},
+  health?: StorageHealthObserver,
 ): Promise<Storage> {
   const migrations = await loadMigrations(migrationsDir('sqlite'));
   const db = openSqliteDatabase(file, options);
@@ -302,5 +312,6 @@ export async function openSqliteStorage(
   return createSqliteStorage(
     db,
     file === ':memory:' || options.synchronous === 'normal' ? undefined : { file },
+    health,
   );
 }

@@ -1,0 +1,88 @@
+import type { Storage } from './types.js';
+
+/**
+ * The database cannot serve the call right now: a fault of the infrastructure (down, restarting,
+ * its connections killed, too many clients, disk full, read-only, slower than its bounds), never
+ * of the caller or of our code. Nothing was written. The HTTP layer answers 503 `unavailable` with
+ * `Retry-After` (spec: `ServiceUnavailable`; DECISIONS.md "errors").
+ */
+export class StorageUnavailableError extends Error {
+  constructor(
+    /** What the engine reported, in a few words an operator can act on (no secret). */
+    readonly reason: string,
+    options: { cause: unknown },
+  ) {
+    super(`the database is unavailable: ${reason}`, options);
+    this.name = 'StorageUnavailableError';
+  }
+}
+
+/**
+ * An engine's reading of an error it threw: the reason when it is a fault of the infrastructure,
+ * undefined when it is anything else (a bug, which stays a 500).
+ */
+export type FaultClassifier = (error: unknown) => string | undefined;
+
+/** Hears every call of a guarded storage: for the outage log (see outage-log.ts). */
+export interface StorageHealthObserver {
+  /** The call `call` failed because the database is unavailable. */
+  unavailable(error: StorageUnavailableError, call: GuardedCall): void;
+  /** A call succeeded: the database answers. */
+  available(): void;
+}
+
+/** The storage's calls that reach the database (all but `close`). */
+const guardedCalls = [
+  'createOrAddUser',
+  'updateUser',
+  'findCredential',
+  'upsertCredentials',
+  'countInstitutions',
+  'ping',
+] as const satisfies readonly (keyof Storage)[];
+
+/** One of the storage's calls that reach the database. */
+export type GuardedCall = (typeof guardedCalls)[number];
+
+/**
+ * `storage` with its engine's faults turned into {@link StorageUnavailableError} at its boundary,
+ * the one place each engine classifies them (so no handler has to), and `observer` told of every
+ * call's outcome. Other errors (conflicts, bugs) pass through unchanged.
+ */
+export function guardStorage(
+  storage: Storage,
+  classify: FaultClassifier,
+  observer?: StorageHealthObserver,
+): Storage {
+  const guarded = { ...storage };
+  for (const name of guardedCalls) {
+    const call = storage[name] as (...args: unknown[]) => Promise<unknown>;
+    (guarded[name] as (...args: unknown[]) => Promise<unknown>) = async (...args) => {
+      try {
+        const result = await call(...args);
+        observer?.available();
+        return result;
+      } catch (error) {
+        const fault = asUnavailable(error, classify);
+        if (!fault) {
+          // A conflict or a not-found is the database answering.
+          observer?.available();
+          throw error;
+        }
+        observer?.unavailable(fault, name);
+        throw fault;
+      }
+    };
+  }
+  return guarded;
+}
+
+/** `error` as a {@link StorageUnavailableError} when `classify` calls it a fault, else undefined. */
+export function asUnavailable(
+  error: unknown,
+  classify: FaultClassifier,
+): StorageUnavailableError | undefined {
+  if (error instanceof StorageUnavailableError) return error;
+  const reason = classify(error);
+  return reason === undefined ? undefined : new StorageUnavailableError(reason, { cause: error });
+}
