@@ -56,12 +56,14 @@ async function probePrism(baseUrl, users) {
 }
 
 /**
- * Starts the servers (those `skip` does not name: prism, postgres, embedded, http-layer) and
+ * Starts the servers (those `skip` does not name: prism, postgres, postgres-nondurable, embedded,
+ * http-layer) and
  * returns the scenarios: { id, label, server, operation, run({ warmup }) }, the `notes` to print
  * (what was not measured and why, Prism's probe), and `stop()`.
  *
  * Scenario ids: bare-express:create, http-layer:create|update, embedded:create|update,
- * postgres:create|update, prism:create|update.
+ * postgres:create|update (PostgreSQL's durable defaults, as production runs it),
+ * postgres-nondurable:create|update (fsync off: a figure for comparison only), prism:create|update.
  */
 export async function startHttpScenarios({ connections, duration, skip = new Set(), log }) {
   const scratch = await mkdtemp(join(tmpdir(), 'institution-api-bench-'));
@@ -134,18 +136,23 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
           return startReferenceServer('reference server, embedded', dataDir);
         },
       ],
-      [
-        'postgres',
-        'PostgreSQL 15',
+      ...[
+        ['postgres', 'PostgreSQL 15', { durable: true }],
+        ['postgres-nondurable', 'PostgreSQL 15, fsync off (not durable)', { durable: false }],
+      ].map(([server, label, options]) => [
+        server,
+        label,
         async () => {
-          const postgres = await startPostgres();
+          const postgres = await startPostgres(options);
           if (postgres.unavailable) throw new Error(postgres.unavailable);
           stops.push(() => postgres.stop());
-          return startReferenceServer('reference server, PostgreSQL', postgres.url);
+          return startReferenceServer(`reference server, ${label}`, postgres.url);
         },
-      ],
+      ]),
     ]) {
-      const handle = await serve(server, label, start, { optional: server === 'postgres' });
+      const handle = await serve(server, label, start, {
+        optional: server.startsWith('postgres'),
+      });
       if (!handle) continue;
       const users = await seedUsers(handle.baseUrl, seededUsers);
       add(server, label, {

@@ -194,14 +194,15 @@ export function startPrism() {
 }
 
 /**
- * A throwaway PostgreSQL 15 (the storage tests' harness, test/support/postgres.ts, imported as
- * TypeScript: Node >= 22.18 strips the types). Returns { url, stop() }, or { unavailable: reason }.
+ * A throwaway PostgreSQL 15 (the tests' harness, @institution-api/test-support/postgres, imported as
+ * TypeScript: Node >= 22.18 strips the types), durable by default: fsync and full-page writes on,
+ * as production runs it. Returns { url, stop() }, or { unavailable: reason }.
  */
-export async function startPostgres() {
+export async function startPostgres({ durable = true } = {}) {
   const harness = await import('@institution-api/test-support/postgres');
   const unavailable = harness.postgresUnavailableReason();
   if (unavailable) return { unavailable };
-  const postgres = await harness.startPostgres();
+  const postgres = await harness.startPostgres({ durable });
   const forget = onInterrupt(() => postgres.stop());
   return {
     url: postgres.url,
