@@ -98,4 +98,36 @@ describe('batcher', () => {
     await expect(call('a')).rejects.toThrow('broken');
     expect(await call('b')).toBe('b');
   });
+
+  test('a batch running past stalledAfterMs no longer holds back the calls after it', async () => {
+    const { run, batches } = recordingRun();
+    const call = batcher(run, { maxInFlight: 1, maxBatchSize: 10, stalledAfterMs: 30 });
+    const a = call('a');
+    await turn();
+    const b = call('b');
+    const c = call('c');
+    await turn();
+    expect(batches.map((batch) => batch.inputs)).toEqual([['a']]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    // 'a' is stalled (a lock, a dead connection): 'b' and 'c' went out without waiting for it.
+    expect(batches.map((batch) => batch.inputs)).toEqual([['a'], ['b', 'c']]);
+    batches[1]?.end();
+    expect([await b, await c]).toEqual(['B', 'C']);
+    batches[0]?.end();
+    expect(await a).toBe('A');
+  });
+
+  test('without stalledAfterMs a slow batch holds the queue until it ends', async () => {
+    const { run, batches } = recordingRun();
+    const call = batcher(run, { maxInFlight: 1, maxBatchSize: 10 });
+    void call('a');
+    await turn();
+    void call('b');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(batches.map((batch) => batch.inputs)).toEqual([['a']]);
+    batches[0]?.end();
+    await turn();
+    await turn();
+    expect(batches.map((batch) => batch.inputs)).toEqual([['a'], ['b']]);
+  });
 });
