@@ -27,13 +27,13 @@ import { chmod, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { compileGo, compileJava } from '@institution-api/test-support/compiled-programs';
+import { type Exchange, startRecordingProxy } from '@institution-api/test-support/recording-proxy';
 import {
   type Credential,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CodeSample, landingCodeBlocks, readOperations } from './support/code-samples.js';
-import { type Exchange, startRecordingProxy } from './support/recording-proxy.js';
 import { type RunResult, run } from './support/run.js';
 import { createSampleProject } from './support/sample-project.js';
 import { pathWithOnly, which } from './support/shell-tools.js';
