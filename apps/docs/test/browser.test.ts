@@ -152,6 +152,21 @@ describe.skipIf(!hasChromium)('the docs page in chromium', () => {
         .toContain('curl -i -X PUT --data-binary @user.json');
     });
 
+    it("links the signing guide to each operation's samples", async () => {
+      for (const [route, path] of [
+        ['#/users/createuser', '/api/v1/external/users'],
+        ['#/users/updateuser', '/api/v1/external/users/{id}'],
+      ] as const) {
+        await page.goto(`${pathToFileURL(pageFile).href}#/section/signing-requests`);
+        const link = page.locator(`[data-component-name="Markdown/Markdown"] a[href="${route}"]`);
+        await link.first().scrollIntoViewIfNeeded();
+        await link.first().click();
+        await expect.poll(() => page.url()).toMatch(new RegExp(`${route}$`));
+        const panel = page.locator('.panel-request-samples').filter({ hasText: path }).first();
+        await expect.poll(() => isInViewport(panel)).toBe(true);
+      }
+    });
+
     it('shows the security scheme and the Assumptions section', async () => {
       const security = page.getByText('InstitutionSignature', { exact: true }).first();
       await security.scrollIntoViewIfNeeded();
