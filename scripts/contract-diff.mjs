@@ -15,6 +15,7 @@
 //
 // Usage: node scripts/contract-diff.mjs [--base <bundle>] [--revision <openapi.yaml>] [--verbose]
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -109,6 +110,37 @@ function isBundlingArtefact(change) {
   return sectionRemoved || infoDescription;
 }
 
+/**
+ * The third artefact: a code sample the source takes from a file (`source: { $ref: <file> }`,
+ * openapi/code-samples/), which `redocly diff` resolves only for YAML and JSON targets, shows as
+ * removed from the bundle and added to the source at the same place. Returns the changes with
+ * each such pair dropped when the file's text is the bundle's sample, and rated editorial (as a
+ * changed inline sample is) when it is not.
+ */
+function withCodeSamplesResolved(changes) {
+  const removed = new Map(
+    changes
+      .filter((change) => change.kind === 'removed' && change.typeName === 'XCodeSample')
+      .map((change) => [change.path, change]),
+  );
+  const paired = new Map();
+  for (const change of changes) {
+    const sample = change.kind === 'added' ? change.revision?.value : undefined;
+    const ref = sample?.source?.$ref;
+    const before = removed.get(change.path)?.base?.value;
+    if (change.typeName !== 'XCodeSample' || typeof ref !== 'string' || !before) continue;
+    const text = readFileSync(resolve(root, dirname(change.revision.file), ref), 'utf8');
+    const same =
+      before.lang === sample.lang && before.label === sample.label && before.source === text;
+    paired.set(change.path, same);
+  }
+  return changes.flatMap((change) => {
+    if (!paired.has(change.path) || change.typeName !== 'XCodeSample') return [change];
+    if (paired.get(change.path) || change.kind === 'removed') return [];
+    return [{ ...change, kind: 'modified', impact: 'patch' }];
+  });
+}
+
 const decodePointer = (segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~');
 
 /** `POST /api/v1/external/users` and `requestBody/content/...` from a JSON pointer. */
@@ -143,7 +175,9 @@ function fail(message) {
 }
 
 const report = diffReport(options.base, options.revision);
-const changes = report.changes.filter((change) => !isBundlingArtefact(change));
+const changes = withCodeSamplesResolved(report.changes).filter(
+  (change) => !isBundlingArtefact(change),
+);
 const count = { major: 0, minor: 0, patch: 0 };
 for (const change of changes) count[change.impact] += 1;
 

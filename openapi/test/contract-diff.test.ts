@@ -32,11 +32,17 @@ type Yaml = Record<string, any>;
 /** Edits of the copy: file under openapi/ → a mutation of its parsed YAML. */
 type Edits = Record<string, (document: Yaml) => void>;
 
-/** A copy of the spec's sources with `edits` applied; returns its root file. */
-function editedCopy(edits: Edits): string {
+/** A copy of the spec's sources with `edits` applied and `texts` written; returns its root file. */
+function editedCopy(edits: Edits, texts: Record<string, string>): string {
   const copy = mkdtempSync(join(tmpdir(), 'contract-diff-'));
   copies.push(copy);
-  for (const entry of ['openapi.yaml', 'info-description.md', 'paths', 'components']) {
+  for (const entry of [
+    'openapi.yaml',
+    'info-description.md',
+    'paths',
+    'components',
+    'code-samples',
+  ]) {
     cpSync(join(openapi, entry), join(copy, entry), { recursive: true });
   }
   for (const [file, edit] of Object.entries(edits)) {
@@ -44,12 +50,13 @@ function editedCopy(edits: Edits): string {
     edit(document);
     writeFileSync(join(copy, file), stringify(document));
   }
+  for (const [file, text] of Object.entries(texts)) writeFileSync(join(copy, file), text);
   return join(copy, 'openapi.yaml');
 }
 
-/** `npm run contract:diff` against the bundle, on an edited copy. */
-async function contractDiff(edits: Edits) {
-  const revision = editedCopy(edits);
+/** `npm run contract:diff` against the bundle, on an edited copy (`texts`: other files' content). */
+async function contractDiff(edits: Edits, texts: Record<string, string> = {}) {
+  const revision = editedCopy(edits, texts);
   try {
     const { stdout, stderr } = await exec(
       'npm',
@@ -82,6 +89,15 @@ describe('npm run contract:diff', { timeout: 60_000 }, () => {
     expect(output).toMatch(/redocly diff 2\.77\.0/);
     expect(output).toMatch(/0 breaking, 0 compatible, 0 editorial changes\./);
     expect(output).toContain(`✔ no breaking change since the release of ${released}.`);
+    expect(code).toBe(0);
+  });
+
+  it('rates a changed code sample (a file under code-samples/) as editorial', async () => {
+    const { code, output } = await contractDiff(
+      {},
+      { 'code-samples/python/create_user.py': 'print("another sample")\n' },
+    );
+    expect(output).toMatch(/0 breaking, 0 compatible, 1 editorial change /);
     expect(code).toBe(0);
   });
 

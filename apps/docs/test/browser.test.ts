@@ -152,6 +152,21 @@ describe.skipIf(!hasChromium)('the docs page in chromium', () => {
         .toContain('curl -i -X PUT --data-binary @user.json');
     });
 
+    it("links the signing guide to each operation's samples", async () => {
+      for (const [route, path] of [
+        ['#/users/createuser', '/api/v1/external/users'],
+        ['#/users/updateuser', '/api/v1/external/users/{id}'],
+      ] as const) {
+        await page.goto(`${pathToFileURL(pageFile).href}#/section/signing-requests`);
+        const link = page.locator(`[data-component-name="Markdown/Markdown"] a[href="${route}"]`);
+        await link.first().scrollIntoViewIfNeeded();
+        await link.first().click();
+        await expect.poll(() => page.url()).toMatch(new RegExp(`${route}$`));
+        const panel = page.locator('.panel-request-samples').filter({ hasText: path }).first();
+        await expect.poll(() => isInViewport(panel)).toBe(true);
+      }
+    });
+
     it('shows the security scheme and the Assumptions section', async () => {
       const security = page.getByText('InstitutionSignature', { exact: true }).first();
       await security.scrollIntoViewIfNeeded();
@@ -256,28 +271,34 @@ describe.skipIf(!hasChromium)('the docs page in chromium', () => {
     it.each([
       ['createUser', '#/users/createuser', '/api/v1/external/users'],
       ['updateUser', '#/users/updateuser', '/api/v1/external/users/{id}'],
-    ])('shows the whole curl and TypeScript samples of %s', async (operationId, route, path) => {
+    ])('shows the whole code sample of %s in every language', async (operationId, route, path) => {
       await page.goto(`${pathToFileURL(pageFile).href}${route}`);
       const panel = page.locator('.panel-request-samples').filter({ hasText: path }).first();
-      for (const lang of ['curl', 'TypeScript']) {
+      for (const [lang, { firstLine: first, shows }] of Object.entries(sampleLanguages)) {
         await chooseLanguage(page, panel, lang);
         const code = panel.locator('[data-component-name="CodeBlock/CodeBlockContainer"]');
-        await expect.poll(() => shownText(code)).toContain(lang === 'curl' ? 'curl -i' : 'await');
+        await expect.poll(() => shownText(code)).toContain(shows);
         await panel.scrollIntoViewIfNeeded();
         await panel.screenshot({ path: shot(`${operationId}-${lang}`) });
 
         // The first line (the reader's instructions) is not under the copy button, and nothing
         // hides past the right edge.
         const firstLine = code.locator('.line').first();
-        expect(await shownText(firstLine)).toMatch(lang === 'curl' ? /^# Needs bash/ : /^import/);
+        expect(await shownText(firstLine)).toMatch(first);
         expect(await isUncovered(firstLine)).toBe(true);
         expect(await hiddenWidths(code)).toEqual([]);
-        // A curl sample is written to fit: no line wraps, so each break a reader sees is a real
-        // one, and its last line (what the answer will be) shows without scrolling the block.
-        if (lang === 'curl') {
+        // The samples other than TypeScript's (whose import may wrap at 800 px) are written to
+        // fit: no line wraps, so each break a reader sees is a real one.
+        if (lang !== 'TypeScript') {
           const lines = await code.locator('.line').all();
           expect(lines.length).toBeGreaterThan(10);
-          for (const line of lines) expect(await linesOf(line), await shownText(line)).toBe(1);
+          for (const line of lines) {
+            // a blank line has no line box at all
+            expect(await linesOf(line), await shownText(line)).toBeLessThanOrEqual(1);
+          }
+        }
+        // The curl sample's last line (what the answer will be) shows without scrolling.
+        if (lang === 'curl') {
           expect(await code.evaluate((pre) => pre.scrollHeight - pre.clientHeight)).toBeLessThan(2);
         }
       }
@@ -373,9 +394,23 @@ async function showResponse(panel: Locator, status: string, exampleId: string): 
   return shownText(json);
 }
 
+/**
+ * The languages of the request samples panel, in its order, each with its sample's first line
+ * (the reader's instructions, or the import) and a text only its samples show.
+ */
+const sampleLanguages: Record<string, { firstLine: RegExp; shows: string }> = {
+  curl: { firstLine: /^# Needs bash/, shows: 'curl -i' },
+  TypeScript: { firstLine: /^import/, shows: 'await' },
+  Python: { firstLine: /^# Needs Python 3/, shows: 'urllib.request.Request(' },
+  PHP: { firstLine: /^<\?php/, shows: 'hash_hmac(' },
+  Go: { firstLine: /^\/\/ Needs Go 1\.19/, shows: 'hmac.New(sha256.New' },
+  Java: { firstLine: /^\/\/ Needs Java 17/, shows: 'Mac.getInstance("HmacSHA256")' },
+};
+
 /** Picks a language in a request samples panel, whichever one it shows now. */
 async function chooseLanguage(page: Page, panel: Locator, lang: string): Promise<void> {
-  const menu = panel.getByRole('button', { name: /^(curl|TypeScript|Payload)$/ }).first();
+  const names = [...Object.keys(sampleLanguages), 'Payload'].join('|');
+  const menu = panel.getByRole('button', { name: new RegExp(`^(${names})$`) }).first();
   if ((await menu.innerText()).trim() === lang) return;
   await menu.click();
   await page.getByRole('menuitem', { name: lang, exact: true }).click();

@@ -10,6 +10,12 @@
  *   this repository (issue 8: a docs reader with curl and no Node can try the API).
  * - `TypeScript` samples are compiled with `tsc` in strict mode against the client's published
  *   types (a sample that no longer type-checks fails here), then run with Node.
+ * - `Python`, `PHP`, `Go` and `Java` samples run on the toolchains Debian 12 ships (Python 3.11,
+ *   PHP 8.2 with php-curl, Go 1.19, Java 17; `.ci/run` installs them): Python and PHP as a reader
+ *   runs them, Go after `gofmt -l` and `go vet`, Java after `javac -Xlint:all -Werror` (both
+ *   compiled once per text by `@institution-api/test-support/compiled-programs`). Each prints the status code, then
+ *   the body, and must exit non-zero on an error status: a sample sent with a wrong secret key
+ *   must print the 401 and fail.
  * - Every create runs after the reference server's start banner's own signed create (the first
  *   thing a newcomer pastes), so a sample that creates the banner's user fails (issue 11).
  *
@@ -20,14 +26,15 @@ import { randomBytes } from 'node:crypto';
 import { chmod, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { compileGo, compileJava } from '@institution-api/test-support/compiled-programs';
+import { type Exchange, startRecordingProxy } from '@institution-api/test-support/recording-proxy';
 import {
   type Credential,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CodeSample, landingCodeBlocks, readOperations } from './support/code-samples.js';
-import { type Exchange, startRecordingProxy } from './support/recording-proxy.js';
-import { run } from './support/run.js';
+import { type RunResult, run } from './support/run.js';
 import { createSampleProject } from './support/sample-project.js';
 import { pathWithOnly, which } from './support/shell-tools.js';
 import { bannerCurlCommand, bannerExampleUser } from './support/start-banner.js';
@@ -45,8 +52,18 @@ const curlSampleTools = ['curl', 'openssl', 'cat', 'awk'];
 const runners = {
   curl: runCurl,
   TypeScript: runTypeScript,
-} satisfies Record<string, (source: Source, env: SampleEnv) => Promise<string>>;
+  Python: (sample, env) => runProgram({ command: which('python3'), args: [] }, sample, env, 'py'),
+  PHP: (sample, env) => runProgram({ command: which('php'), args: [] }, sample, env, 'php'),
+  Go: async (sample, env) => runProgram(await compileGo(sample.source), sample, env),
+  Java: async (sample, env) => runProgram(await compileJava(sample.source), sample, env),
+} satisfies Record<string, (source: Source, env: SampleEnv) => Promise<RunResult>>;
 type Language = keyof typeof runners;
+
+/** The languages whose samples print the status code on their first line, then the body. */
+const statusPrinters = ['Python', 'PHP', 'Go', 'Java'] as const satisfies Language[];
+type StatusPrinter = (typeof statusPrinters)[number];
+const printsStatus = (lang: Language): lang is StatusPrinter =>
+  (statusPrinters as readonly Language[]).includes(lang);
 
 /** A program to run: its text, and a file name for it. */
 interface Source {
@@ -92,7 +109,7 @@ function cardNumbersIn(text: string): string[] {
 }
 
 describe('x-codeSamples in the bundled spec', () => {
-  it('documents every operation in curl and TypeScript, nothing else', () => {
+  it('documents every operation in curl, TypeScript, Python, PHP, Go and Java, nothing else', () => {
     expect(operations.map((operation) => operation.operationId)).toEqual([
       'createUser',
       'updateUser',
@@ -190,14 +207,18 @@ function itRunsTheSamples(lang: Language, state: ReturnType<typeof useSampleServ
   it("createUser: 201 for a new user (after the start banner's create), then 200 when sent again", async () => {
     const sample = asSource(sampleOf('createUser', lang));
     const from = state.proxy.exchanges.length;
-    const first = await runners[lang](sample, state.env);
-    const second = await runners[lang](sample, state.env);
+    const first = succeeded(lang, await runners[lang](sample, state.env));
+    const second = succeeded(lang, await runners[lang](sample, state.env));
 
     expect(state.exchanges(from)).toEqual([
       { method: 'POST', status: 201 },
       { method: 'POST', status: 200 },
     ]);
     expect(state.proxy.exchanges.every(({ path }) => path === '/api/v1/external/users')).toBe(true);
+    if (printsStatus(lang)) {
+      expect(first).toMatch(/^201\n/);
+      expect(second).toMatch(/^200\n/);
+    }
     const firstId = userIdIn(lang, first, 'create');
     expect(userIdIn(lang, second, 'create')).toBe(firstId);
     if (lang === 'TypeScript') {
@@ -213,16 +234,36 @@ function itRunsTheSamples(lang: Language, state: ReturnType<typeof useSampleServ
       throw new Error('the create sample must pass first: its id is updated');
     }
     const from = state.proxy.exchanges.length;
-    const output = await runners[lang](asSource(sampleOf('updateUser', lang)), {
-      ...state.env,
-      userId: createdId,
-    });
+    const output = succeeded(
+      lang,
+      await runners[lang](asSource(sampleOf('updateUser', lang)), {
+        ...state.env,
+        userId: createdId,
+      }),
+    );
 
     expect(state.exchanges(from)).toEqual([{ method: 'PUT', status: 200 }]);
+    if (printsStatus(lang)) expect(output).toMatch(/^200\n/);
     expect(state.proxy.exchanges.at(-1)?.path).toBe(`/api/v1/external/users/${createdId}`);
     expect(userIdIn(lang, output, 'update')).toBe(createdId);
     if (lang === 'TypeScript') expect(output.trim()).toBe(`updated ${createdId} 2100`);
   });
+
+  if (printsStatus(lang)) {
+    it('exits non-zero on an error status, after printing it and the problem', async () => {
+      const from = state.proxy.exchanges.length;
+      const result = await runners[lang](asSource(sampleOf('createUser', lang)), {
+        ...state.env,
+        secretKey: `${state.env.secretKey}-not-the-key`,
+      });
+
+      expect(state.exchanges(from)).toEqual([{ method: 'POST', status: 401 }]);
+      expect(result.code, result.stderr).not.toBe(0);
+      const [status, ...body] = result.stdout.split('\n');
+      expect(status).toBe('401');
+      expect(JSON.parse(body.join('\n'))).toMatchObject({ status: 401, title: 'Unauthorized' });
+    });
+  }
 }
 
 describe('the curl samples, run with bash, curl and openssl alone', () => {
@@ -257,7 +298,10 @@ describe('the curl samples, run with bash, curl and openssl alone', () => {
     await chmod(standIn, 0o755);
 
     const from = state.proxy.exchanges.length;
-    await runCurl(asSource(sampleOf('createUser', 'curl')), { ...state.env, toolsPath });
+    succeeded(
+      'curl',
+      await runCurl(asSource(sampleOf('createUser', 'curl')), { ...state.env, toolsPath }),
+    );
     expect(state.exchanges(from)).toEqual([{ method: 'POST', status: 200 }]);
   });
 });
@@ -268,8 +312,8 @@ describe('the TypeScript samples, compiled against the client and run', () => {
 
   it("the Quick start: 201 for its own new user (after the banner's and the samples'), then 200", async () => {
     const from = state.proxy.exchanges.length;
-    const first = await runTypeScript(quickStart(), state.env);
-    const second = await runTypeScript(quickStart(), state.env);
+    const first = succeeded('TypeScript', await runTypeScript(quickStart(), state.env));
+    const second = succeeded('TypeScript', await runTypeScript(quickStart(), state.env));
 
     expect(state.exchanges(from)).toEqual([
       { method: 'POST', status: 201 },
@@ -280,6 +324,16 @@ describe('the TypeScript samples, compiled against the client and run', () => {
     expect(second.trim()).toBe(`added ${id}`);
   });
 });
+
+describe.each(statusPrinters)(
+  'the %s samples, run on the toolchain Debian 12 ships',
+  // a first compile (javac, go vet and build) with no cache, on a loaded machine
+  { timeout: 180_000 },
+  (lang) => {
+    const state = useSampleServer(lang);
+    itRunsTheSamples(lang, state);
+  },
+);
 
 describe('the worked signing example in the landing text', () => {
   it('prints the signature it shows, with bash, openssl and awk alone', async () => {
@@ -306,9 +360,10 @@ describe('the worked signing example in the landing text', () => {
 });
 
 /**
- * The user id a sample printed. For curl, whose reader sees the raw answer, it also checks the
- * response shape: the create shape (snake_case account keys, `userImage`, `documents`) or the
- * update shape (camelCase account keys, `image`, `monthlyIncome`, no `documents`).
+ * The user id a sample printed. For the samples whose reader sees the raw answer (curl, and the
+ * languages that print the status code then the body), it also checks the response shape: the
+ * create shape (snake_case account keys, `userImage`, `documents`) or the update shape (camelCase
+ * account keys, `image`, `monthlyIncome`, no `documents`).
  */
 function userIdIn(lang: Language, output: string, shape: 'create' | 'update'): string {
   if (lang === 'TypeScript') {
@@ -316,7 +371,8 @@ function userIdIn(lang: Language, output: string, shape: 'create' | 'update'): s
     expect(id, `no user id in:\n${output}`).toMatch(uuid);
     return id as string;
   }
-  const body = JSON.parse(output.slice(output.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+  const bodyStart = lang === 'curl' ? output.indexOf('\r\n\r\n') + 4 : output.indexOf('\n') + 1;
+  const body = JSON.parse(output.slice(bodyStart)) as Record<string, unknown>;
   if (shape === 'create') {
     expect(body.account).toMatchObject({ account_type: 'MOMO', account_name: 'Akosua Asante' });
     expect(body).toHaveProperty('userImage');
@@ -331,6 +387,13 @@ function userIdIn(lang: Language, output: string, shape: 'create' | 'update'): s
   return body.id as string;
 }
 
+/** What a sample printed, once it exited 0 (with what it wrote to stderr in the failure). */
+function succeeded(lang: Language, result: RunResult): string {
+  expect(result.code, `the ${lang} sample failed:\n${result.stdout}${result.stderr}`).toBe(0);
+  if (lang === 'curl') expect(result.stdout).toMatch(/^HTTP\/1\.1 20[01] /);
+  return result.stdout;
+}
+
 /** The environment a reader sets before running a sample (the sample's first comment says so). */
 function readerEnv({ apiUrl, publicKey, secretKey, userId }: SampleEnv): NodeJS.ProcessEnv {
   return {
@@ -343,27 +406,46 @@ function readerEnv({ apiUrl, publicKey, secretKey, userId }: SampleEnv): NodeJS.
 
 /**
  * Runs a curl sample with bash (errexit, pipefail) and a PATH of {@link curlSampleTools} only, so
- * a sample that needs node, npx or a package's bin fails; resolves to what it printed.
+ * a sample that needs node, npx or a package's bin fails.
  */
-async function runCurl({ name, source }: Source, env: SampleEnv): Promise<string> {
+async function runCurl({ name, source }: Source, env: SampleEnv): Promise<RunResult> {
   const script = join(env.dir, `${name}.sh`);
   await writeFile(script, source);
-  const result = await run(bash, ['-eo', 'pipefail', script], {
+  return run(bash, ['-eo', 'pipefail', script], {
     cwd: env.dir,
     // HOME is the project: no ~/.curlrc of the machine's user changes what curl sends.
     env: { ...readerEnv(env), PATH: env.toolsPath, HOME: env.dir },
   });
-  expect(result.code, `${name} (curl) failed:\n${result.stderr}`).toBe(0);
-  expect(result.stdout).toMatch(/^HTTP\/1\.1 20[01] /);
-  return result.stdout;
+}
+
+/**
+ * Runs a sample's program with the reader's environment: an interpreter given the sample as a
+ * file (`extension` names it), or a compiled program.
+ */
+async function runProgram(
+  program: { command: string; args: string[] },
+  { name, source }: Source,
+  env: SampleEnv,
+  extension?: string,
+): Promise<RunResult> {
+  const args = [...program.args];
+  if (extension) {
+    const file = join(env.dir, `${name}.${extension}`);
+    await writeFile(file, source);
+    args.push(file);
+  }
+  return run(program.command, args, {
+    cwd: env.dir,
+    // PATH and HOME: Debian's interpreters need neither, but version managers' shims do.
+    env: { ...readerEnv(env), PATH: process.env.PATH, HOME: process.env.HOME },
+  });
 }
 
 /**
  * Compiles a TypeScript sample with `tsc` (strict, NodeNext, as a reader's project would) against
- * the workspace's `@institution-api/client`, runs the output with Node, and resolves to what it
- * printed.
+ * the workspace's `@institution-api/client`, and runs the output with Node.
  */
-async function runTypeScript({ name, source }: Source, env: SampleEnv): Promise<string> {
+async function runTypeScript({ name, source }: Source, env: SampleEnv): Promise<RunResult> {
   const file = join(env.dir, `${name}.mts`);
   await writeFile(file, source);
   const compiled = await run(
@@ -390,10 +472,8 @@ async function runTypeScript({ name, source }: Source, env: SampleEnv): Promise<
     { cwd: env.dir, env: { PATH: process.env.PATH } },
   );
   expect(compiled.code, `${name} (TypeScript) does not compile:\n${compiled.stdout}`).toBe(0);
-  const result = await run(process.execPath, [join(env.dir, 'out', `${name}.mjs`)], {
+  return run(process.execPath, [join(env.dir, 'out', `${name}.mjs`)], {
     cwd: env.dir,
     env: { ...readerEnv(env), PATH: process.env.PATH },
   });
-  expect(result.code, `${name} (TypeScript) failed:\n${result.stderr}`).toBe(0);
-  return result.stdout;
 }

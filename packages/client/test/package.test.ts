@@ -22,6 +22,7 @@ import { parseAuthorization, verify } from '@institution-api/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREDENTIALS, userCreatedNew, userUpdated } from './support/examples.js';
 import { sendJson, startServer, type TestServer } from './support/http-server.js';
+import { readmeQuickStart } from './support/readme-quick-start.js';
 
 const exec = promisify(execFile);
 // the repository's semver (a root devDependency, untyped here): the README's range must accept
@@ -57,14 +58,12 @@ function readInstallSection() {
   };
   const install = /^npm install (\S+)\/\*\.tgz$/m.exec(section);
   if (!install?.[1]) throw new Error("the README's Install section has no tarball install command");
-  const quickStart = /\n## Quick start\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-  if (!quickStart) throw new Error("the README's Quick start has no ts block");
   return {
     packageJson: block('package.json'),
     tsconfig: block('tsconfig.json'),
     installCommand: install[0],
     tarballDir: install[1],
-    quickStart,
+    quickStart: readmeQuickStart(),
   };
 }
 
