@@ -1,0 +1,18 @@
+/**
+ * `@institution-api/conformance`: checks any implementation of the User Management Interface
+ * against its OpenAPI 3.1 contract (`run`), and watches real traffic against it (`proxy`).
+ *
+ * @module
+ */
+export { CHECKS, type CheckId, type Outcome } from './checks/catalog.js';
+export type { Credential, Credentials } from './http/authorization.js';
+export type { Progress } from './run/context.js';
+export type { CheckResult, Failure } from './run/results.js';
+export {
+  RUN_DEFAULTS,
+  type RunOptions,
+  type RunReport,
+  runConformance,
+  ServiceUnreachable,
+} from './run/run-conformance.js';
+export { loadSpec, SpecError } from './spec/load-spec.js';
