@@ -12,8 +12,11 @@ export interface SentRequest {
   body?: Uint8Array<ArrayBuffer>;
   /** How its Authorization header was made, so a reproduction can make it again. */
   authorization: AuthorizationRecipe;
-  /** A path parameter that is the id an earlier request of the same sequence answered. */
-  idFrom?: { parameter: string; exchange: number };
+  /**
+   * A path parameter whose value (`value`) an earlier request of the same sequence answered, as
+   * its `property`: the reproduction reads it from that answer instead of writing it in.
+   */
+  idFrom?: { parameter: string; property: string; value: string; exchange: number };
 }
 
 /** An answer as received. */

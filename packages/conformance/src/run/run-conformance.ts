@@ -1,12 +1,10 @@
 import type { SignatureOptions } from '@institution-api/signing';
 import type { OpenApiDocument } from '@institution-api/types';
-import type fc from 'fast-check';
-import { schemaArbitrary } from '../generate/schema-arbitrary.js';
 import type { Credentials } from '../http/authorization.js';
 import type { Exchange } from '../http/exchange.js';
 import { networkError, Traffic } from '../http/traffic.js';
-import { textUnit } from '../semantics/user-semantics.js';
-import { type Operation, readContract } from '../spec/contract.js';
+import { readContract } from '../spec/contract.js';
+import { arbitraryOptionsOf, bodyArbitraries } from './bodies.js';
 import type { Progress, RunContext } from './context.js';
 import { authPhase } from './phases/auth.js';
 import { byteExactnessPhase } from './phases/byte-exactness.js';
@@ -64,19 +62,8 @@ export class ServiceUnreachable extends Error {}
 export async function runConformance(options: RunOptions): Promise<RunReport> {
   const started = Date.now();
   const contract = readContract(options.document);
-  const arbitraryOptions = { document: options.document, textUnit };
-  const bodies = new Map<Operation, fc.Arbitrary<unknown>>();
-  for (const operation of contract.operations) {
-    if (operation.body)
-      bodies.set(
-        operation,
-        schemaArbitrary(
-          operation.body.schema,
-          arbitraryOptions,
-          `#/paths/${operation.path}/${operation.method.toLowerCase()}/requestBody`,
-        ),
-      );
-  }
+  const arbitraryOptions = arbitraryOptionsOf(contract);
+  const bodies = bodyArbitraries(contract);
   await probe(options.baseUrl);
   const results = new Results();
   const traffic = new Traffic(

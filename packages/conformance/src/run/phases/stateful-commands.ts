@@ -102,7 +102,14 @@ async function send(
     body: bytesOf(body),
     authorization: { kind: 'signed', as },
     ...(person && operation === real.update
-      ? { idFrom: { parameter: real.link.parameter, exchange: person.createdBy } }
+      ? {
+          idFrom: {
+            parameter: real.link.parameter,
+            property: real.link.property,
+            value: person.id,
+            exchange: person.createdBy,
+          },
+        }
       : {}),
   });
   real.exchanges.push(exchange);

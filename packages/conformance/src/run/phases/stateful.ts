@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { schemaArbitrary } from '../../generate/schema-arbitrary.js';
-import type { Operation } from '../../spec/contract.js';
+import type { Contract, Operation } from '../../spec/contract.js';
 import type { RunContext } from '../context.js';
 import { type Link, linksOf } from '../links.js';
 import { type ExampleResult, runProperty, SequenceFailure } from '../property.js';
@@ -31,6 +31,21 @@ export function statefulPair(
   }
   return undefined;
 }
+
+/** What the stateful phase would run, in words, for the plan of `--dry-run`. */
+export function statefulPlanned(contract: Contract, maxExamples: number, second: boolean): string {
+  const pair = contract.operations
+    .map((update) => ({ update, link: linksOf(contract, update)[0] }))
+    .find(({ update, link }) => link && update.body && link.producer.body);
+  if (!pair?.link) return 'none (no create operation linked to an update of what it creates)';
+  const commands = second
+    ? "creates, creates again, updates, updates of unknown ids, the second institution's updates and creates"
+    : 'creates, creates again, updates, updates of unknown ids';
+  return `1 fixed (create, update, create again) and ${sequences(maxExamples)} random sequences of up to 11 commands (${commands}) on ${pair.link.producer.id} and ${pair.update.id} (stateful_*, tolerant_reading)`;
+}
+
+/** How many random sequences a run tries. */
+const sequences = (maxExamples: number) => Math.max(1, Math.ceil(maxExamples / 2));
 
 /** Runs commands against a fresh model; a broken expectation ends the sequence as its failure. */
 async function runSequence(
@@ -127,7 +142,7 @@ export async function statefulPhase(context: RunContext): Promise<void> {
     phase: 'sequences',
     operation: `${create.id}+${update.id}`,
     arbitrary: fc.tuple(createBodies, fc.commands(commands, { maxCommands: 10, size: 'medium' })),
-    numRuns: Math.max(1, Math.ceil(context.maxExamples / 2)),
+    numRuns: sequences(context.maxExamples),
     execute: ([first, sequence]) => runSequence(context, pair, [new CreateNew(first), ...sequence]),
   });
 }
