@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    // The gallery and the clean runs each drive a reference server hard: one file at a time keeps
+    // them from competing for the machine's cores with each other.
+    fileParallelism: false,
+  },
+});
