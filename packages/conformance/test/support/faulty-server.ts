@@ -28,12 +28,10 @@ export type Fault = (
 ) => Promise<FaultAnswer>;
 
 const flat = (headers: IncomingHttpHeaders | Headers): Record<string, string> => {
-  const result: Record<string, string> = {};
-  if (headers instanceof Headers) headers.forEach((value, name) => (result[name] = value));
-  else
-    for (const [name, value] of Object.entries(headers))
-      if (typeof value === 'string') result[name] = value;
-  return result;
+  const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
+  return Object.fromEntries(
+    entries.filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 };
 
 /** Starts a server on a free port of 127.0.0.1 that answers every request through `fault`. */
