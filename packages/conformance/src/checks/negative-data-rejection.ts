@@ -5,10 +5,16 @@ import { problemSummary } from './positive-data-acceptance.js';
 /**
  * `negative_data_rejection`: a validly signed request that breaks one keyword of the spec is
  * refused with 400 and a problem that names the broken field (in its `errors`, `detail` or
- * `title`): a client must be told what to fix. `field` is the property the edit touched; the
- * whole body (`body`) needs only a 400 problem.
+ * `title`): a client must be told what to fix. `field` is the property the edit touched; a broken
+ * conditional rule may name any of its `ruleFields` instead; the whole body (`body`) needs only
+ * a 400 problem.
  */
-export function negativeDataRejection(exchange: Exchange, field: string, label: string): Outcome {
+export function negativeDataRejection(
+  exchange: Exchange,
+  field: string,
+  label: string,
+  ruleFields: string[] = [],
+): Outcome {
   const operation = exchange.operation.id;
   const check = 'negative_data_rejection';
   const answer = exchange.answer;
@@ -39,8 +45,8 @@ export function negativeDataRejection(exchange: Exchange, field: string, label: 
     problem && typeof problem === 'object'
       ? JSON.stringify([problem.errors, problem.detail, problem.title])
       : '';
-  if (field === 'body' ? words.length > 0 : words.includes(field))
-    return { check, operation, ok: true };
+  const named = [field, ...ruleFields].some((name) => words.includes(name));
+  if (field === 'body' ? words.length > 0 : named) return { check, operation, ok: true };
   return {
     check,
     operation,

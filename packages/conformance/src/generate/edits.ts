@@ -17,6 +17,12 @@ export interface Edit {
   pointer: string;
   /** The property an error answer must name (the last name on the pointer). */
   field: string;
+  /**
+   * Other properties an error answer may name instead: those of the conditional rule a `oneOf`
+   * mutation breaks (a MOMO `network` given without `accountType` may be answered "accountType
+   * is required").
+   */
+  ruleFields?: string[];
   /** Whether the edited value stays valid (a boundary at its bound) or must be refused. */
   valid: boolean;
   /** What the edit does, in words. */
@@ -25,7 +31,7 @@ export interface Edit {
   apply(value: unknown): unknown;
 }
 
-/** The kinds of invalid edits, each drawn equally often by the negative-data property. */
+/** The kinds of invalid edits the editor knows (those a schema offers are drawn equally often). */
 export const MUTATION_KEYWORDS = [
   'required',
   'type',
@@ -239,8 +245,17 @@ function conditionalEdits(
   pointer: string,
 ): Edit[] {
   const edits: Edit[] = [];
-  const { base, own } = branch;
+  const { base, own, siblings } = branch;
   const at = (name: string) => `${pointer}/${name}`;
+  // The fields the rule is about: those some branch requires or pins beyond the base.
+  const ruleFields = [
+    ...new Set(
+      siblings.flatMap((sibling) => [
+        ...sibling.required.filter((name) => !base.required.includes(name)),
+        ...Object.keys(sibling.properties),
+      ]),
+    ),
+  ];
   for (const name of own.required) {
     if (name in value && !base.required.includes(name)) {
       edits.push({
@@ -305,7 +320,7 @@ function conditionalEdits(
       }
     }
   }
-  return edits;
+  return edits.map((found) => ({ ...found, ruleFields }));
 }
 
 function sample(schemas: JsonSchema[], options: ArbitraryOptions, pointer: string): unknown {

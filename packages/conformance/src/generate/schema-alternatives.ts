@@ -65,10 +65,11 @@ export interface Alternative {
   minimum?: { value: number; exclusive: boolean };
   maximum?: { value: number; exclusive: boolean };
   /**
-   * For an alternative born of a `oneOf`/`anyOf` branch: the schema beside the branch and the
-   * branch alone, so a mutation can break the branch's own rule (a conditional rule).
+   * For an alternative born of a `oneOf`/`anyOf` branch: the schema beside the branch, the
+   * branch alone and every branch of the same keyword, so a mutation can break the branch's own
+   * rule (a conditional rule) and know which fields the rule is about.
    */
-  branch?: { base: Alternative; own: Alternative };
+  branch?: { base: Alternative; own: Alternative; siblings: Alternative[] };
 }
 
 /**
@@ -81,6 +82,7 @@ export function alternatives(
   schema: JsonSchema,
   pointer: string,
 ): Alternative[] {
+  const cache = cachesOf(document).one;
   const cached = cache.get(schema);
   if (cached) return cached;
   const result = multiply(document, schema, pointer);
@@ -88,9 +90,24 @@ export function alternatives(
   return result;
 }
 
-/** Schemas are read-only once loaded, so their alternatives are computed once. */
-const cache = new WeakMap<JsonSchema, Alternative[]>();
-const cacheOfAll = new WeakMap<JsonSchema[], Alternative[]>();
+/**
+ * Schemas are read-only once loaded, so their alternatives are computed once per document (the
+ * same `$ref` object means another schema in another document).
+ */
+const caches = new WeakMap<
+  object,
+  { one: WeakMap<JsonSchema, Alternative[]>; all: WeakMap<JsonSchema[], Alternative[]> }
+>();
+
+function cachesOf(document: unknown) {
+  const key = (typeof document === 'object' && document !== null ? document : caches) as object;
+  let found = caches.get(key);
+  if (!found) {
+    found = { one: new WeakMap(), all: new WeakMap() };
+    caches.set(key, found);
+  }
+  return found;
+}
 
 function multiply(document: unknown, schema: JsonSchema, pointer: string): Alternative[] {
   for (const key of Object.keys(schema)) {
@@ -111,17 +128,14 @@ function multiply(document: unknown, schema: JsonSchema, pointer: string): Alter
     const branches = list(schema[keyword], pointer, keyword);
     if (branches.length === 0) continue;
     const next: Alternative[] = [];
+    const siblings = branches.flatMap((branch, index) =>
+      alternatives(document, branch, `${pointer}/${keyword}/${index}`),
+    );
     for (const base of result) {
-      branches.forEach((branch, index) => {
-        for (const alternative of alternatives(
-          document,
-          branch,
-          `${pointer}/${keyword}/${index}`,
-        )) {
-          const merged = merge(base, alternative);
-          if (merged) next.push({ ...merged, branch: { base, own: alternative } });
-        }
-      });
+      for (const own of siblings) {
+        const merged = merge(base, own);
+        if (merged) next.push({ ...merged, branch: { base, own, siblings } });
+      }
     }
     result = next;
   }
@@ -130,6 +144,7 @@ function multiply(document: unknown, schema: JsonSchema, pointer: string): Alter
 
 /** The alternatives of a list of schemas that all apply (a property seen by several branches). */
 export function alternativesOfAll(document: unknown, schemas: JsonSchema[], pointer: string) {
+  const cacheOfAll = cachesOf(document).all;
   const cached = cacheOfAll.get(schemas);
   if (cached) return cached;
   let result: Alternative[] = [own({}, pointer)];
@@ -260,6 +275,8 @@ function merge(a: Alternative, b: Alternative): Alternative | undefined {
     items: [...a.items, ...b.items],
     patterns: [...a.patterns, ...b.patterns],
   };
+  const branch = b.branch ?? a.branch;
+  if (branch) merged.branch = branch;
   const types = intersectTypes(a.types, b.types);
   if (types) merged.types = types;
   const format = a.format ?? b.format;

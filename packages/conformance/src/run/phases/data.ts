@@ -65,7 +65,10 @@ export async function dataPhase(context: RunContext, operation: Operation): Prom
     operation: operation.id,
     arbitrary: fc.record({
       body: bodies,
-      keyword: fc.constantFrom(...MUTATION_KEYWORDS, 'parameter'),
+      keyword: fc.constantFrom(
+        ...mutationKinds(context, bodies, editsFor),
+        ...(operation.pathParameters.length > 0 ? ['parameter'] : []),
+      ),
       pick: fc.nat({ max: 1000 }),
     }),
     numRuns: context.maxExamples * 2,
@@ -81,12 +84,38 @@ export async function dataPhase(context: RunContext, operation: Operation): Prom
       fc.pre(validate(sent) === false);
       const exchange = await send(sent);
       return {
-        outcomes: [negativeDataRejection(exchange, (edit as Edit).field, (edit as Edit).label)],
+        outcomes: [
+          negativeDataRejection(
+            exchange,
+            (edit as Edit).field,
+            (edit as Edit).label,
+            (edit as Edit).ruleFields,
+          ),
+        ],
         exchanges: [exchange],
         label: `an invalid body: ${(edit as Edit).label}`,
       };
     },
   });
+}
+
+/**
+ * The kinds of mutation the schema offers (those `editsOf` finds on a sample of valid bodies),
+ * so each is drawn equally often and none is drawn for nothing.
+ */
+function mutationKinds(
+  context: RunContext,
+  bodies: fc.Arbitrary<unknown>,
+  editsFor: (body: unknown) => Edit[],
+): string[] {
+  const found = new Set(
+    fc.sample(bodies, { seed: context.seed, numRuns: 30 }).flatMap((body) =>
+      editsFor(body)
+        .filter((edit) => !edit.valid)
+        .map((edit) => edit.keyword),
+    ),
+  );
+  return MUTATION_KEYWORDS.filter((keyword) => found.has(keyword));
 }
 
 /** A valid body sent to a path parameter that breaks its own schema (a malformed id). */
