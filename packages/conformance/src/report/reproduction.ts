@@ -84,19 +84,28 @@ export function reproduction(exchanges: Exchange[], signature: SignatureOptions)
   exchanges.forEach(({ request }, position) => {
     const index = position + 1;
     const file = `request-${index}.json`;
-    lines.push('', `# ${index}. ${request.method} ${request.target}`);
-    lines.push(
-      `printf '%s' ${shellQuote(new TextDecoder().decode(request.body ?? new Uint8Array()))} > ${file}`,
-    );
     let target = shellQuote(request.target);
+    let shown = request.target;
+    const binding: string[] = [];
     if (request.idFrom) {
       const from = request.idFrom.exchange + 1;
-      lines.push(
+      const value = encodeURIComponent(request.idFrom.value);
+      binding.push(
         `ID_${from}=$(value_of ${shellQuote(request.idFrom.property)} "$RESPONSE_${from}")`,
       );
-      const [before, ...after] = request.target.split(encodeURIComponent(request.idFrom.value));
-      target = `${shellQuote(before ?? '')}"$ID_${from}"${shellQuote(after.join(encodeURIComponent(request.idFrom.value)))}`;
+      target = request.target
+        .split(value)
+        .map((part) => (part === '' ? '' : shellQuote(part)))
+        .join(`"$ID_${from}"`);
+      shown = request.target
+        .split(value)
+        .join(`<the ${request.idFrom.property} answer ${from} gave>`);
     }
+    lines.push('', `# ${index}. ${request.method} ${shown}`);
+    lines.push(
+      `printf '%s' ${shellQuote(new TextDecoder().decode(request.body ?? new Uint8Array()))} > ${file}`,
+      ...binding,
+    );
     const authorization = authorizationWord(request.authorization, file, index, lines);
     lines.push(`RESPONSE_${index}=$(send ${request.method} ${target} ${file} ${authorization})`);
     lines.push(`printf '%s\\n\\n' "$RESPONSE_${index}"`);
