@@ -37,7 +37,8 @@ describe('editsOf', () => {
       .map(({ edit }) => edit.label);
     expect(broken).toEqual([]);
     const firstName = boundaries.find(({ edit }) => edit.label === '/firstName at maxLength 100');
-    const value = (firstName?.edit.apply(firstName.body) as { firstName: string }).firstName;
+    if (!firstName) throw new Error('no boundary edit of firstName');
+    const value = (firstName.edit.apply(firstName.body) as { firstName: string }).firstName;
     expect([...value]).toHaveLength(100);
     expect(value.length).toBe(200); // UTF-16 units: a server counting those refuses a valid name
   });

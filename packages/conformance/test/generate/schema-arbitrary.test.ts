@@ -36,14 +36,10 @@ describe('schemaArbitrary', () => {
       string,
       { properties: Record<string, unknown>; required: string[] }
     >;
-    schemas.UserInput?.properties &&
-      (schemas.UserInput.properties.nickname = {
-        type: 'string',
-        minLength: 2,
-        maxLength: 5,
-        pattern: '^[a-z]+$',
-      });
-    schemas.UserInput?.required.push('nickname');
+    const input = schemas.UserInput;
+    if (!input) throw new Error('no UserInput');
+    input.properties.nickname = { type: 'string', minLength: 2, maxLength: 5, pattern: '^[a-z]+$' };
+    input.required.push('nickname');
     const validate = readContract(document).validator(userInput);
     const values = fc.sample(schemaArbitrary(userInput, { document, textUnit }), {
       seed: 1,

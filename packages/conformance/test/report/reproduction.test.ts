@@ -74,7 +74,7 @@ describe('reproduction', () => {
       body: bytesOf(person('700100200')),
       authorization: { kind: 'signed', as: 'main' },
     });
-    const id = String((created.answer?.json as { id: string }).id);
+    const id = String((created.answer?.json as { id?: string } | undefined)?.id);
     const updated = await traffic.send(update, {
       method: 'PUT',
       target: `/api/v1/external/users/${id}`,
