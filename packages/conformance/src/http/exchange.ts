@@ -13,10 +13,18 @@ export interface SentRequest {
   /** How its Authorization header was made, so a reproduction can make it again. */
   authorization: AuthorizationRecipe;
   /**
-   * A path parameter whose value (`value`) an earlier request of the same sequence answered, as
-   * its `property`: the reproduction reads it from that answer instead of writing it in.
+   * A path parameter whose value (`value`) an earlier request answered, as its `property`: the
+   * request at index `exchange` of the same sequence, or `producer` (a request made before the
+   * sequence, to have a resource to work on). The reproduction sends that request first and reads
+   * the value from its answer instead of writing it in.
    */
-  idFrom?: { parameter: string; property: string; value: string; exchange: number };
+  idFrom?: {
+    parameter: string;
+    property: string;
+    value: string;
+    exchange: number;
+    producer?: Exchange;
+  };
 }
 
 /** An answer as received. */

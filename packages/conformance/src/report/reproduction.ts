@@ -81,14 +81,24 @@ export function reproduction(exchanges: Exchange[], signature: SignatureOptions)
       '}',
     );
   }
-  exchanges.forEach(({ request }, position) => {
+  // Requests made before the sequence to have a resource (the create behind an update's id) go
+  // first, so the script stands alone on any service.
+  const ordered: Exchange[] = [];
+  for (const exchange of exchanges) {
+    const producer = exchange.request.idFrom?.producer;
+    if (producer && !ordered.includes(producer)) ordered.push(producer);
+    ordered.push(exchange);
+  }
+  const sourceOf = (idFrom: NonNullable<Exchange['request']['idFrom']>) =>
+    ordered.indexOf(idFrom.producer ?? (exchanges[idFrom.exchange] as Exchange)) + 1;
+  ordered.forEach(({ request }, position) => {
     const index = position + 1;
     const file = `request-${index}.json`;
     let target = shellQuote(request.target);
     let shown = request.target;
     const binding: string[] = [];
     if (request.idFrom) {
-      const from = request.idFrom.exchange + 1;
+      const from = sourceOf(request.idFrom);
       const value = encodeURIComponent(request.idFrom.value);
       binding.push(
         `ID_${from}=$(value_of ${shellQuote(request.idFrom.property)} "$RESPONSE_${from}")`,

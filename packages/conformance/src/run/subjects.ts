@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange, SentRequest } from '../http/exchange.js';
 import { freshIdentity } from '../semantics/user-semantics.js';
 import type { Operation } from '../spec/contract.js';
 import type { RunContext } from './context.js';
@@ -7,7 +7,13 @@ import { bytesOf, linksOf, targetOf } from './links.js';
 import { withResponseChecks } from './property.js';
 
 /** The path parameters of an operation, or why the run has none to use. */
-export type Parameters = { values: Record<string, string> } | { missing: string };
+export type Parameters =
+  | {
+      values: Record<string, string>;
+      /** Where a value came from, so a reproduction creates the resource first. */
+      idFrom?: SentRequest['idFrom'];
+    }
+  | { missing: string };
 
 const made = new WeakMap<RunContext, Map<Operation, Promise<Parameters>>>();
 
@@ -33,6 +39,7 @@ export function subjectParameters(context: RunContext, operation: Operation): Pr
 
 async function makeParameters(context: RunContext, operation: Operation): Promise<Parameters> {
   const values: Record<string, string> = {};
+  let idFrom: SentRequest['idFrom'];
   const links = linksOf(context.contract, operation);
   for (const { name } of operation.pathParameters) {
     const link = links.find((candidate) => candidate.parameter === name);
@@ -46,8 +53,16 @@ async function makeParameters(context: RunContext, operation: Operation): Promis
       };
     }
     values[name] = String(value);
+    if (exchange)
+      idFrom = {
+        parameter: name,
+        property: link.property,
+        value: String(value),
+        exchange: -1,
+        producer: exchange,
+      };
   }
-  return { values };
+  return idFrom ? { values, idFrom } : { values };
 }
 
 async function produce(context: RunContext, producer: Operation): Promise<Exchange | undefined> {

@@ -93,6 +93,35 @@ describe('reproduction', () => {
     expect(await replay(script)).toEqual([200, 404]);
   });
 
+  it('creates first the resource a request was sent to, when that create came before the failure', async () => {
+    const traffic = new Traffic(
+      server.url,
+      { maxRequests: 10, rate: 0, deadline: Date.now() + 60_000 },
+      { main: CREDENTIALS[0] },
+      {},
+    );
+    const producer = await traffic.send(operation('createUser'), {
+      method: 'POST',
+      target: '/api/v1/external/users',
+      body: bytesOf(person('700100400')),
+      authorization: { kind: 'signed', as: 'main' },
+    });
+    const id = String((producer.answer?.json as { id?: string } | undefined)?.id);
+    const failing = await traffic.send(operation('updateUser'), {
+      method: 'PUT',
+      target: `/api/v1/external/users/${id}`,
+      // the same person, so that the replayed create finds it again
+      body: bytesOf(person('700100400', { gender: 'female' })),
+      authorization: { kind: 'signed', as: 'main' },
+      idFrom: { parameter: 'id', property: 'id', value: id, exchange: -1, producer },
+    });
+    expect(failing.answer?.status).toBe(200);
+    const script = reproduction([failing], {});
+    expect(script).toContain('# 1. POST /api/v1/external/users');
+    expect(script).toContain('# 2. PUT /api/v1/external/users/<the id answer 1 gave>');
+    expect(await replay(script)).toEqual([200, 200]);
+  });
+
   it('replays each way of failing authentication as a 401, and a valid request as accepted', async () => {
     const traffic = new Traffic(
       server.url,

@@ -67,6 +67,7 @@ export async function authPhase(context: RunContext, operation: Operation): Prom
         const exchange = await context.traffic.send(operation, {
           method: operation.method,
           target: targetOf(operation, parameters.values),
+          ...(parameters.idFrom ? { idFrom: parameters.idFrom } : {}),
           body: other ?? bytes,
           authorization,
         });

@@ -91,6 +91,7 @@ export async function byteExactnessPhase(context: RunContext, operation: Operati
         context.traffic.send(operation, {
           method: operation.method,
           target: targetOf(operation, parameters.values),
+          ...(parameters.idFrom ? { idFrom: parameters.idFrom } : {}),
           body: encoder.encode(text),
           authorization:
             signedText === undefined

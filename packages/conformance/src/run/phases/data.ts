@@ -33,6 +33,7 @@ export async function dataPhase(context: RunContext, operation: Operation): Prom
     context.traffic.send(operation, {
       method: operation.method,
       target: targetOf(operation, parameters.values),
+      ...(parameters.idFrom ? { idFrom: parameters.idFrom } : {}),
       body: bytesOf(body),
       authorization: { kind: 'signed', as: 'main' },
     });
