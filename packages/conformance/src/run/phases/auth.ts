@@ -80,6 +80,15 @@ export async function authPhase(context: RunContext, operation: Operation): Prom
         return outcome;
       });
       const same = sameRefusals(sent);
+      if (same && !same.ok) {
+        // The evidence is the first 401 and the first that differs from it.
+        const refused = sent.filter(({ exchange }) => exchange.answer?.status === 401);
+        const first = refused[0]?.exchange;
+        const other = refused.find(
+          ({ exchange }) => exchange.answer?.text !== first?.answer?.text,
+        )?.exchange;
+        if (first && other) evidence.set(same, [first, other]);
+      }
       return {
         outcomes: [...outcomes, ...(same ? [same] : [])],
         exchanges: sent.map(({ exchange }) => exchange),
