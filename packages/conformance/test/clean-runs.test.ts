@@ -4,19 +4,13 @@
  * time per run) are printed as a table at the end.
  */
 
-import {
-  postgresUnavailableReason,
-  type RunningPostgres,
-  startPostgres,
-} from '@institution-api/test-support/postgres';
-import {
-  type RunningServer,
-  startReferenceServer,
-} from '@institution-api/test-support/reference-server';
+import { postgresUnavailableReason } from '@institution-api/test-support/postgres';
+import type { RunningServer } from '@institution-api/test-support/reference-server';
 import { openapiDocument } from '@institution-api/types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../src/run/run-conformance.js';
 import { CREDENTIALS } from './support/gallery.js';
+import { suiteServer } from './support/suite-server.js';
 
 const SEEDS = [1, 2, 3];
 const rows: string[] = [];
@@ -57,14 +51,9 @@ async function cleanRuns(engine: string, server: () => RunningServer) {
 }
 
 describe('the reference server on the embedded SQLite engine', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startReferenceServer({ credentials: [...CREDENTIALS] });
-  });
-  afterAll(() => server?.stop());
-
+  const server = suiteServer();
   it(`passes every check at seeds ${SEEDS.join(', ')}`, { timeout: 300_000 }, () =>
-    cleanRuns('SQLite', () => server),
+    cleanRuns('SQLite', server),
   );
 });
 
@@ -72,22 +61,9 @@ const unavailable = postgresUnavailableReason();
 describe.skipIf(unavailable !== undefined && !process.env.CI)(
   'the reference server on PostgreSQL 15',
   () => {
-    let postgres: RunningPostgres;
-    let server: RunningServer;
-    beforeAll(async () => {
-      postgres = await startPostgres();
-      server = await startReferenceServer({
-        credentials: [...CREDENTIALS],
-        databaseUrl: postgres.url,
-      });
-    }, 120_000);
-    afterAll(async () => {
-      await server?.stop();
-      await postgres?.stop();
-    });
-
+    const server = suiteServer({ postgres: true });
     it(`passes every check at seeds ${SEEDS.join(', ')}`, { timeout: 300_000 }, () =>
-      cleanRuns('PostgreSQL', () => server),
+      cleanRuns('PostgreSQL', server),
     );
   },
 );

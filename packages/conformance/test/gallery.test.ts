@@ -5,19 +5,15 @@
  * printed as a table at the end.
  */
 
-import {
-  type RunningServer,
-  startReferenceServer,
-} from '@institution-api/test-support/reference-server';
 import type { OpenApiDocument } from '@institution-api/types';
 import { openapiDocument } from '@institution-api/types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../src/run/run-conformance.js';
 import { startFaultyServer } from './support/faulty-server.js';
 import { CREDENTIALS, GALLERY } from './support/gallery.js';
+import { suiteServer } from './support/suite-server.js';
 
 const SEED = 18;
-let server: RunningServer;
 const rows: string[] = [];
 
 const schemas = (openapiDocument as OpenApiDocument).components.schemas as Record<
@@ -29,11 +25,8 @@ const spec = {
   kycProperties: Object.keys(schemas.Kyc?.properties ?? {}),
 };
 
-beforeAll(async () => {
-  server = await startReferenceServer({ credentials: [...CREDENTIALS] });
-});
-afterAll(async () => {
-  await server?.stop();
+const server = suiteServer();
+afterAll(() => {
   console.log(
     [
       `gallery (seed ${SEED}, default budget):`,
@@ -46,7 +39,7 @@ afterAll(async () => {
 
 describe('the gallery of broken implementations', () => {
   it.each(GALLERY)('catches: $name', { timeout: 180_000 }, async ({ name, caughtBy, fault }) => {
-    const faulty = await startFaultyServer(server.url, fault(spec));
+    const faulty = await startFaultyServer(server().url, fault(spec));
     try {
       const report = await runConformance({
         baseUrl: faulty.url,

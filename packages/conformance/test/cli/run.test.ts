@@ -6,17 +6,14 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type RunningServer,
-  startReferenceServer,
-} from '@institution-api/test-support/reference-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startFaultyServer } from '../support/faulty-server.js';
 import { CREDENTIALS, GALLERY } from '../support/gallery.js';
 import { recordingIo } from '../support/io.js';
+import { suiteServer } from '../support/suite-server.js';
 
-let server: RunningServer;
+const server = suiteServer();
 let dir: string;
 const env = {
   INSTITUTION_PUBLIC_KEY: CREDENTIALS[0].publicKey,
@@ -26,18 +23,16 @@ const env = {
 };
 
 beforeAll(async () => {
-  server = await startReferenceServer({ credentials: [...CREDENTIALS] });
   dir = await mkdtemp(join(tmpdir(), 'conformance-run-'));
 });
 afterAll(async () => {
-  await server?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe('run', { timeout: 120_000 }, () => {
   it('exits 0 on the reference server, with a summary and an NDJSON line per check and operation', async () => {
     const report = join(dir, 'clean.ndjson');
-    const { io, stdout, stderr } = recordingIo({ ...env, INSTITUTION_API_URL: server.url });
+    const { io, stdout, stderr } = recordingIo({ ...env, INSTITUTION_API_URL: server().url });
     expect(
       await main(
         ['run', '--seed', '4', '--max-examples', '5', '--rate', '0', '--report', report],
@@ -65,7 +60,7 @@ describe('run', { timeout: 120_000 }, () => {
   it('exits 1 on a broken server, printing the shrunk request and a reproduction without secrets', async () => {
     const fault = GALLERY.find((entry) => entry.caughtBy.includes('content_type_conformance'));
     const faulty = await startFaultyServer(
-      server.url,
+      server().url,
       (fault?.fault ?? (() => (request, forward) => forward(request)))({
         userInputProperties: [],
         kycProperties: [],

@@ -10,27 +10,22 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatAuthorization } from '@institution-api/signing';
 import { signSync } from '@institution-api/signing/node';
-import {
-  type RunningServer,
-  startReferenceServer,
-} from '@institution-api/test-support/reference-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/checks/catalog.js';
 import { startProxy } from '../../src/proxy/proxy-server.js';
 import { contract, example } from '../support/exchanges.js';
 import { startFaultyServer } from '../support/faulty-server.js';
 import { CREDENTIALS } from '../support/gallery.js';
+import { suiteServer } from '../support/suite-server.js';
 
 const cli = fileURLToPath(new URL('../../bin/institution-api-conformance.js', import.meta.url));
-let server: RunningServer;
+const server = suiteServer();
 let dir: string;
 
 beforeAll(async () => {
-  server = await startReferenceServer({ credentials: [...CREDENTIALS] });
   dir = await mkdtemp(join(tmpdir(), 'conformance-proxy-'));
 });
 afterAll(async () => {
-  await server?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -56,7 +51,7 @@ describe('startProxy', () => {
     const outcomes: Outcome[] = [];
     const proxy = await startProxy({
       contract,
-      target: server.url,
+      target: server().url,
       host: '127.0.0.1',
       port: 0,
       onOutcome: (outcome) => outcomes.push(outcome),
@@ -77,7 +72,7 @@ describe('startProxy', () => {
   });
 
   it("reports the client's invalid request and the service's wrong answer, and changes neither", async () => {
-    const faulty = await startFaultyServer(server.url, async (request, forward) => {
+    const faulty = await startFaultyServer(server().url, async (request, forward) => {
       const answer = await forward(request);
       return answer.status === 400
         ? { ...answer, headers: { ...answer.headers, 'content-type': 'text/plain' } }
@@ -144,7 +139,7 @@ describe('institution-api-conformance proxy', () => {
   it('prints each violation on one line, appends it to the report, and exits 1 after a summary on SIGTERM', {
     timeout: 60_000,
   }, async () => {
-    const faulty = await startFaultyServer(server.url, async (request, forward) => ({
+    const faulty = await startFaultyServer(server().url, async (request, forward) => ({
       ...(await forward(request)),
       status: 299,
     }));
@@ -188,7 +183,7 @@ describe('institution-api-conformance proxy', () => {
   });
 
   it('exits 0 on SIGINT when it saw no violation', { timeout: 60_000 }, async () => {
-    const { child, url, output } = await started(['--target', server.url, '--port', '0']);
+    const { child, url, output } = await started(['--target', server().url, '--port', '0']);
     try {
       const response = await signedCreate(url, JSON.stringify(person('700300403')));
       expect(response.status).toBe(201);

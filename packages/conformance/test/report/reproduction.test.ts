@@ -8,10 +8,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import {
-  type RunningServer,
-  startReferenceServer,
-} from '@institution-api/test-support/reference-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/http/exchange.js';
 import { Traffic } from '../../src/http/traffic.js';
@@ -19,17 +15,16 @@ import { reproduction } from '../../src/report/reproduction.js';
 import { bytesOf } from '../../src/run/links.js';
 import { contract, example, operation } from '../support/exchanges.js';
 import { CREDENTIALS } from '../support/gallery.js';
+import { suiteServer } from '../support/suite-server.js';
 
 const exec = promisify(execFile);
-let server: RunningServer;
+const server = suiteServer();
 let dir: string;
 
 beforeAll(async () => {
-  server = await startReferenceServer({ credentials: [...CREDENTIALS] });
   dir = await mkdtemp(join(tmpdir(), 'conformance-reproduction-'));
 });
 afterAll(async () => {
-  await server?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -40,7 +35,7 @@ async function replay(script: string) {
     cwd: dir,
     env: {
       PATH: process.env.PATH,
-      INSTITUTION_API_URL: server.url,
+      INSTITUTION_API_URL: server().url,
       INSTITUTION_PUBLIC_KEY: CREDENTIALS[0].publicKey,
       INSTITUTION_SECRET_KEY: CREDENTIALS[0].secretKey,
       INSTITUTION_OTHER_PUBLIC_KEY: CREDENTIALS[1].publicKey,
@@ -61,7 +56,7 @@ const person = (card: string, extra: Record<string, unknown> = {}) => ({
 describe('reproduction', () => {
   it('replays a sequence, reading the id the create answered, with keys from the environment only', async () => {
     const traffic = new Traffic(
-      server.url,
+      server().url,
       { maxRequests: 10, rate: 0, deadline: Date.now() + 60_000 },
       { main: CREDENTIALS[0], other: CREDENTIALS[1] },
       {},
@@ -95,7 +90,7 @@ describe('reproduction', () => {
 
   it('creates first the resource a request was sent to, when that create came before the failure', async () => {
     const traffic = new Traffic(
-      server.url,
+      server().url,
       { maxRequests: 10, rate: 0, deadline: Date.now() + 60_000 },
       { main: CREDENTIALS[0] },
       {},
@@ -124,7 +119,7 @@ describe('reproduction', () => {
 
   it('replays each way of failing authentication as a 401, and a valid request as accepted', async () => {
     const traffic = new Traffic(
-      server.url,
+      server().url,
       { maxRequests: 10, rate: 0, deadline: Date.now() + 60_000 },
       { main: CREDENTIALS[0] },
       {},
