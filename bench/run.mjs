@@ -12,6 +12,7 @@ import {
   prismVersion,
   stopEverythingOnSignals,
 } from '../apps/reference-server/bench/lib/servers.mjs';
+import { conformanceBench } from '../packages/conformance/bench/conformance.mjs';
 import { clientScenario } from './client-scenario.mjs';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
@@ -194,6 +195,10 @@ async function main() {
     console.log(
       `\nThe p99 target is stated at ${p99Connections} connections: not judged at ${connections}.`,
     );
+  }
+  if (!skip.has('conformance')) {
+    console.log('\nThe conformance suite (packages/conformance/bench/conformance.mjs):\n');
+    console.log((await conformanceBench({ runs, log })).join('\n'));
   }
   console.log(`\nTook ${Math.round((Date.now() - started) / 1000)} s.`);
 }

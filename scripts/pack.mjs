@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// `npm run pack` (after the build it runs): the three published packages as tarballs, exactly
+// `npm run pack` (after the build it runs): the published packages as tarballs, exactly
 // what `npm publish` would upload, in one folder (dist/packages/ unless --out-dir says
 // otherwise), so a project outside this repository can install the client before any release:
 //
 //   npm install /path/to/institution-api/dist/packages/*.tgz
 //
-// All three at once: the client's tarball alone makes npm look for its siblings in the registry.
+// All of them at once: the client's tarball alone makes npm look for its siblings in the registry.
 // Older tarballs are removed first, so the glob above never matches two versions of a package.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';

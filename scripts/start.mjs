@@ -22,6 +22,8 @@ const build = spawn(
     '--filter=@institution-api/reference-server...',
     // the CLI of the README and the docs (`npx institution-api …`) works right after `npm start`
     '--filter=@institution-api/client...',
+    // and `npx institution-api-conformance run --base-url http://localhost:8080` with the banner's keys
+    '--filter=@institution-api/conformance...',
     '--output-logs=errors-only',
   ],
   {

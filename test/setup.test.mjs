@@ -185,6 +185,27 @@ describe('the README set-up on a fresh clone', () => {
     // workspaces' tests beside this one (seen: a timeout at vitest's default 5 s).
   }, 30_000);
 
+  test('the conformance suite passes against npm start, with the banner keys', async () => {
+    const publicKey = /public key: (\S+)/.exec(start.output())?.[1];
+    const secretKey = /secret key: (\S+)/.exec(start.output())?.[1];
+    // The README's command (issue 18): the default budget and rate, one institution.
+    const { stdout } = await exec(
+      'npx',
+      ['institution-api-conformance', 'run', '--base-url', start.baseUrl],
+      {
+        cwd: clone,
+        env: {
+          ...process.env,
+          INSTITUTION_PUBLIC_KEY: publicKey,
+          INSTITUTION_SECRET_KEY: secretKey,
+        },
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
+    expect(stdout).toMatch(/✔ no check failed: \d+ requests/);
+    expect(stdout).toContain('stateful_institution_scope · createUser: no second institution');
+  }, 120_000);
+
   test('the docs are served', async () => {
     const page = await fetch(`${start.baseUrl}/docs`);
     expect(page.status).toBe(200);

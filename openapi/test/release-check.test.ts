@@ -26,10 +26,12 @@ const exec = promisify(execFile);
 const repository = fileURLToPath(new URL('../../', import.meta.url));
 const check = join(repository, 'scripts', 'release', 'check.mjs');
 const fixtures: string[] = [];
+const CONFORMANCE = '@institution-api/conformance';
 const FIXTURE_VERSIONS: Record<string, string> = {
   '@institution-api/types': '1.0.0',
   '@institution-api/signing': '0.1.0',
   '@institution-api/client': '0.1.0',
+  '@institution-api/conformance': '0.1.0',
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: package.json files, edited by each fixture
@@ -61,7 +63,7 @@ function makeFixture({
     'released/openapi.yaml',
     'apps/docs/package.json',
     'apps/reference-server/package.json',
-    ...['types', 'signing', 'client'].flatMap((name) =>
+    ...['types', 'signing', 'client', 'conformance'].flatMap((name) =>
       ['package.json', 'README.md', 'CHANGELOG.md'].map((file) => `packages/${name}/${file}`),
     ),
   ];
@@ -242,6 +244,25 @@ describe('npm run release:check', { timeout: 30_000 }, () => {
     expect(code).toBe(1);
   });
 
+  it('accepts a package never released yet, whose changeset plans its first version', async () => {
+    const root = makeFixture({
+      changesets: { first: '"@institution-api/conformance": minor' },
+      packages: {
+        'packages/conformance': (json) => {
+          json.version = '0.0.0';
+        },
+      },
+    });
+    const { [CONFORMANCE]: _never, ...released } = FIXTURE_VERSIONS;
+    writeFileSync(join(root, 'released', 'versions.json'), JSON.stringify(released));
+    const { code, output } = await releaseCheck(['--root', root]);
+    expect(output).toMatch(/✔ release:check/);
+    expect(code).toBe(0);
+    const plan = JSON.parse((await releaseCheck(['--root', root, '--json'])).output);
+    expect(plan.planned[CONFORMANCE]).toBe('0.1.0');
+    expect(plan.breaking[CONFORMANCE]).toBe(false);
+  });
+
   it('with --release, refuses to publish while changesets are pending', async () => {
     const { code, output } = await checkFixture(
       { infoVersion: '1.0.1', changesets: { fix: '"@institution-api/types": patch' } },
@@ -269,6 +290,8 @@ describe('npm run release:check', { timeout: 30_000 }, () => {
     expect(json('client').version).toBe('0.1.1');
     expect(json('client').dependencies['@institution-api/types']).toBe('1.1.0');
     expect(json('signing').version).toBe('0.1.0');
+    expect(json('conformance').version).toBe('0.1.1');
+    expect(json('conformance').dependencies['@institution-api/types']).toBe('1.1.0');
     const changelog = readFileSync(join(root, 'packages', 'types', 'CHANGELOG.md'), 'utf8');
     expect(changelog).toMatch(
       /^# @institution-api\/types\n\n## 1\.1\.0\n\n### Minor Changes\n\n- A change\.\n\n## 1\.0\.0\n/,

@@ -8,7 +8,7 @@
 //    major version of both (scripts/contract-diff.mjs enforces the major bump of info.version).
 // 2. A major release of the types is a breaking release of the client, which re-exports them.
 // 3. Sibling dependencies of the published packages are exact and equal the siblings' versions.
-// 4. The three published packages are public, with a README.md and a CHANGELOG.md that they ship;
+// 4. The published packages are public, with a README.md and a CHANGELOG.md that they ship;
 //    every other workspace is private, so nothing else can be published, and depends on the
 //    published ones with a range their next versions satisfy ("*").
 // 5. released/ records the last release consistently (versions.json and the bundle's info.version).
@@ -220,7 +220,8 @@ if (options.json) {
   const breaking = Object.fromEntries(
     PUBLISHABLE.map((name) => [
       name,
-      released ? !semver.satisfies(versions.planned[name], `^${released[name]}`) : false,
+      // A package never released has no range to leave.
+      released?.[name] ? !semver.satisfies(versions.planned[name], `^${released[name]}`) : false,
     ]),
   );
   console.log(

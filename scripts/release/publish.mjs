@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run release`: the second half of a release, after `npm run release:version` and its
-// commit. Publishes the versions of @institution-api/types, signing and client that the registry
-// does not have yet (`changeset publish`, which runs `npm publish` per package and tags the
-// commit `<name>@<version>`). Private workspaces are never published.
+// commit. Publishes the versions of @institution-api/types, signing, client and conformance that
+// the registry does not have yet (`changeset publish`, which runs `npm publish` per package and
+// tags the commit `<name>@<version>`). Private workspaces are never published.
 //
 // The registry is npm's: the project sets none (no publishConfig.registry), so
 // `npm_config_registry=http://localhost:4873/ npm run release` publishes to a private or local

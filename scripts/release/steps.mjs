@@ -33,5 +33,6 @@ export function buildPublished() {
     'run',
     'build',
     '--filter=@institution-api/client...',
+    '--filter=@institution-api/conformance...',
   ]);
 }

@@ -3,7 +3,7 @@
 //
 // 1. Checks first, against the last release: the release rules (release:check), the
 //    breaking-change gate (contract:diff), and lint, typecheck and tests of the spec and of the
-//    three published packages (the client's test compiles the last release's consumer code);
+//    published packages (the client's test compiles the last release's consumer code);
 //    and a contract that changed since the last release must have a changeset for the types.
 // 2. `changeset version`: applies the pending changesets (versions, exact sibling ranges,
 //    CHANGELOG.md of each package), then refreshes package-lock.json.

@@ -15,6 +15,7 @@ export const PUBLISHABLE = [
   '@institution-api/types',
   '@institution-api/signing',
   '@institution-api/client',
+  '@institution-api/conformance',
 ];
 /** The package whose version IS the contract's version (info.version). */
 export const CONTRACT_PACKAGE = '@institution-api/types';

@@ -1,14 +1,14 @@
 /**
  * The packages as a consumer gets them, following the README's "Install" section to the letter:
- * the pack script of `npm run pack` writes the three tarballs; an empty project gets the README's
+ * the pack script of `npm run pack` writes the tarballs; an empty project gets the README's
  * package.json and tsconfig.json, byte for byte; the README's install command installs the
- * three tarballs together (from npm's cache where it can). Then the README's Quick start and the
+ * tarballs together (from npm's cache where it can). Then the README's Quick start and the
  * consumer code in ../consumer/ are compiled by the project's own TypeScript, the consumer code
  * of the last release (released/client-consumer.ts) too (the client's own breaking-change
  * check), and the client runs against a real local server. Catches what in-repo tests cannot: a
  * missing file in a tarball, an `exports` map that does not resolve, declarations that do not
  * compile, install instructions that do not work. Last, `npm publish --dry-run` of each package.
- * Needs the three packages built (the turbo test task depends on build).
+ * Needs the published packages built (the turbo test task depends on build).
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -35,7 +35,7 @@ const packages = join(repository, 'packages');
 const consumerSources = fileURLToPath(new URL('../consumer/', import.meta.url));
 const released = join(repository, 'released', 'client-consumer.ts');
 const CLIENT = '@institution-api/client';
-const PUBLISHED = ['signing', 'types', 'client'];
+const PUBLISHED = ['signing', 'types', 'client', 'conformance'];
 const BUILT = [
   'signing/dist/index.js',
   'types/dist/index.js',
@@ -43,6 +43,7 @@ const BUILT = [
   'types/openapi.yaml',
   'client/dist/index.js',
   'client/dist/cli.js',
+  'conformance/dist/cli.js',
 ];
 
 /** The README's "Install" section: its minimal project and its tarball install command. */
@@ -114,7 +115,7 @@ beforeAll(async () => {
   const missing = BUILT.filter((file) => !existsSync(join(packages, file)));
   if (missing.length > 0) {
     throw new Error(
-      `build first (npx turbo run build --filter=@institution-api/client...): missing ${missing.join(', ')}`,
+      `build first (npx turbo run build --filter=@institution-api/client... --filter=@institution-api/conformance...): missing ${missing.join(', ')}`,
     );
   }
   readme = readInstallSection();
@@ -173,13 +174,13 @@ afterAll(async () => {
 
 describe('the README install section, followed in an empty project', { timeout: 60_000 }, () => {
   it('npm run pack writes one tarball per published package', () => {
-    expect(tarballs).toHaveLength(3);
+    expect(tarballs).toHaveLength(PUBLISHED.length);
     for (const name of PUBLISHED) {
       expect(tarballs.some((file) => file.startsWith(`institution-api-${name}-`))).toBe(true);
     }
   });
 
-  it('installs the three tarballs together with one command', () => {
+  it('installs the tarballs together with one command', () => {
     const installed = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };
@@ -276,6 +277,19 @@ describe('the README install section, followed in an empty project', { timeout: 
     ]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/institution-api sign <file.json>/);
+  });
+
+  it('installs the institution-api-conformance executable, which plans a run from its own bundled spec', async () => {
+    const { code, stdout } = await run(
+      join(project, 'node_modules/.bin/institution-api-conformance'),
+      ['run', '--dry-run', '--base-url', 'http://127.0.0.1:9'],
+      { INSTITUTION_PUBLIC_KEY: 'consumer-key', INSTITUTION_SECRET_KEY: 'consumer-secret' },
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /contract: +User Management Interface of the Institution Service \d+\.\d+\.\d+ \(the bundled spec/,
+    );
+    expect(stdout).toMatch(/updateUser \(PUT \/api\/v1\/external\/users\/\{id\}\)/);
   });
 });
 

@@ -31,6 +31,11 @@ export interface SpecSchemas {
     name: string,
     derive: (schema: Record<string, unknown>) => Record<string, unknown>,
   ): ValidateFunction;
+  /**
+   * Any schema of the document (a parameter's, a header's, a response's inline schema), compiled
+   * beside the component schemas, so its `#/components/...` refs resolve to the spec's own.
+   */
+  compile(schema: Record<string, unknown>): ValidateFunction;
   /** The raw schema object of `<name>`, as written in the bundled spec. */
   schema(name: string): Record<string, unknown>;
 }
@@ -79,6 +84,9 @@ export function createSpecSchemas(document: OpenApiDocument): SpecSchemas {
     derivedValidator(name, derive) {
       // Refs made absolute, so `#/components/...` inside the derived schema still means the spec.
       return ajv.compile(absoluteRefs(derive(structuredClone(schema(name)))));
+    },
+    compile(schema) {
+      return ajv.compile(absoluteRefs(structuredClone(schema)));
     },
   };
 }

@@ -22,6 +22,15 @@ describe('createSpecSchemas', () => {
     expect(validate.errors?.map((e) => e.instancePath)).toContain('/dateOfBirth');
   });
 
+  it('compiles a schema of the document that is not a component, resolving its refs', () => {
+    const validate = schemas.compile({
+      type: 'object',
+      properties: { card: { $ref: '#/components/schemas/GhanaCardNumber' } },
+    });
+    expect(validate({ card: 'GHA-123456789-0' })).toBe(true);
+    expect(validate({ card: 'GHA-12' })).toBe(false);
+  });
+
   it('throws on a schema the spec does not have', () => {
     expect(() => schemas.validator('Nope')).toThrow(/no schema named Nope/);
   });

@@ -1,0 +1,414 @@
+import type { User } from '@institution-api/client';
+import type fc from 'fast-check';
+import type { CheckId, Outcome } from '../../checks/catalog.js';
+import type { Institution } from '../../http/authorization.js';
+import type { Exchange } from '../../http/exchange.js';
+import {
+  answeredDetails,
+  asPerson,
+  CARD_FIELD,
+  detailDifferences,
+  freshIdentity,
+  MOBILE_FIELD,
+  otherMobile,
+  readUser,
+  revealedValues,
+  storedDetails,
+} from '../../semantics/user-semantics.js';
+import type { Operation } from '../../spec/contract.js';
+import type { RunContext } from '../context.js';
+import type { Link } from '../links.js';
+import { bytesOf, targetOf } from '../links.js';
+import { SequenceFailure } from '../property.js';
+
+type Body = Record<string, unknown>;
+
+/** A person the sequence created, as the model expects the service to hold it. */
+export interface Person {
+  id: string;
+  owners: Set<Institution>;
+  /** The details the service must hold (the request's shape, normalized). */
+  stored: Body;
+  /** Bumped by every change of the stored details. */
+  version: number;
+  /** Index, in the sequence's exchanges, of the create that answered the id. */
+  createdBy: number;
+  /** The last answer about the person and its shape, for the tolerant-reading comparison. */
+  lastAnswer?: { shape: 'create' | 'update'; version: number; user: User };
+}
+
+/** What the model knows: the people the sequence created. */
+export interface Model {
+  persons: Person[];
+}
+
+/** The system under test as the commands reach it, and what they saw. */
+export interface Real {
+  context: RunContext;
+  create: Operation;
+  update: Operation;
+  link: Link;
+  exchanges: Exchange[];
+  outcomes: Outcome[];
+  /** The commands run, in words. */
+  steps: string[];
+}
+
+type Command = fc.AsyncCommand<Model, Real, boolean>;
+
+const owned = (model: Model, institution: Institution) =>
+  model.persons.filter((person) => person.owners.has(institution));
+const notOwned = (model: Model, institution: Institution) =>
+  model.persons.filter((person) => !person.owners.has(institution));
+
+function pass(real: Real, check: CheckId, operation: Operation) {
+  real.outcomes.push({ check, operation: operation.id, ok: true });
+}
+
+function fail(
+  check: CheckId,
+  operation: Operation,
+  message: string,
+  expected: string,
+  exchange: Exchange,
+): never {
+  throw new SequenceFailure([
+    {
+      check,
+      operation: operation.id,
+      ok: false,
+      message,
+      expected,
+      actual: exchange.answer
+        ? `${exchange.answer.status} ${exchange.answer.text.slice(0, 400)}`
+        : (exchange.error ?? 'no answer'),
+    },
+  ]);
+}
+
+async function send(
+  real: Real,
+  operation: Operation,
+  body: unknown,
+  as: Institution,
+  person?: { id: string; createdBy: number },
+  id?: string,
+) {
+  const parameters =
+    operation === real.update ? { [real.link.parameter]: person?.id ?? id ?? '' } : {};
+  const exchange = await real.context.traffic.send(operation, {
+    method: operation.method,
+    target: targetOf(operation, parameters),
+    body: bytesOf(body),
+    authorization: { kind: 'signed', as },
+    ...(person && operation === real.update
+      ? {
+          idFrom: {
+            parameter: real.link.parameter,
+            property: real.link.property,
+            value: person.id,
+            exchange: person.createdBy,
+          },
+        }
+      : {}),
+  });
+  real.exchanges.push(exchange);
+  return exchange;
+}
+
+const json = (exchange: Exchange) => exchange.answer?.json as Body | undefined;
+
+/** Create a person nobody has: 201 with an id and what was sent. */
+export class CreateNew implements Command {
+  constructor(readonly body: unknown) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    const body = freshIdentity(this.body) as Body;
+    real.steps.push('create a new person');
+    const exchange = await send(real, real.create, body, 'main');
+    const check = 'stateful_create_update';
+    const answer = json(exchange);
+    const id = answer?.[real.link.property];
+    if (exchange.answer?.status !== 201 || (typeof id !== 'string' && typeof id !== 'number')) {
+      fail(
+        check,
+        real.create,
+        `creating a new person answered ${exchange.answer?.status ?? exchange.error}${exchange.answer?.status === 201 ? ` without an ${real.link.property}` : ''}`,
+        `201 with an ${real.link.property}`,
+        exchange,
+      );
+    }
+    const stored = storedDetails(body);
+    const differences = detailDifferences(
+      stored,
+      answeredDetails(answer, body.monthlyIncome) ?? {},
+    );
+    if (differences.length > 0) {
+      fail(
+        check,
+        real.create,
+        `the 201 answer does not carry what was sent: ${differences.slice(0, 3).join('; ')}`,
+        'the details sent',
+        exchange,
+      );
+    }
+    pass(real, check, real.create);
+    const user = readUser(answer);
+    model.persons.push({
+      id: String(id),
+      owners: new Set(['main']),
+      stored,
+      version: 0,
+      createdBy: real.exchanges.length - 1,
+      ...(user ? { lastAnswer: { shape: 'create' as const, version: 0, user } } : {}),
+    });
+  }
+  toString = () => 'CreateNew';
+}
+
+/** Update a person of the calling institution: 200 with what was sent (update replaces). */
+export class Update implements Command {
+  constructor(
+    readonly pick: number,
+    readonly body: unknown,
+    readonly as: Institution = 'main',
+  ) {}
+  check = (model: Model) =>
+    model.persons.length > 0 && (this.as === 'other' || owned(model, 'main').length > 0);
+  async run(model: Model, real: Real) {
+    const candidates = this.as === 'main' ? owned(model, 'main') : model.persons;
+    const person = candidates[this.pick % candidates.length] as Person;
+    const body = freshIdentity(this.body) as Body;
+    const allowed = person.owners.has(this.as);
+    real.steps.push(
+      `update person ${model.persons.indexOf(person) + 1} as the ${this.as === 'main' ? 'first' : 'second'} institution${allowed ? '' : ', which it does not belong to'}`,
+    );
+    const exchange = await send(real, real.update, body, this.as, person);
+    const check = this.as === 'main' ? 'stateful_create_update' : 'stateful_institution_scope';
+    if (!allowed) {
+      if (exchange.answer?.status !== 404) {
+        fail(
+          check,
+          real.update,
+          `the second institution's update of a user of the first answered ${exchange.answer?.status ?? exchange.error}`,
+          '404',
+          exchange,
+        );
+      }
+      pass(real, check, real.update);
+      return;
+    }
+    if (exchange.answer?.status !== 200) {
+      fail(
+        check,
+        real.update,
+        `an update of a user of the calling institution answered ${exchange.answer?.status ?? exchange.error}`,
+        '200',
+        exchange,
+      );
+    }
+    const stored = storedDetails(body);
+    const differences = detailDifferences(stored, answeredDetails(json(exchange)) ?? {});
+    if (differences.length > 0) {
+      fail(
+        check,
+        real.update,
+        `the update answer does not carry what was sent: ${differences.slice(0, 3).join('; ')}`,
+        'the details sent',
+        exchange,
+      );
+    }
+    pass(real, check, real.update);
+    person.stored = stored;
+    person.version++;
+    const user = readUser(json(exchange));
+    if (user) person.lastAnswer = { shape: 'update', version: person.version, user };
+    else delete person.lastAnswer;
+  }
+  toString = () => `Update(${this.as})`;
+}
+
+/**
+ * Create again a person of the calling institution (its card, respelled; other details): 200, the
+ * same id, the stored details unchanged. When the last answer about the person was an update's,
+ * the two shapes of the same stored user are compared as the client reads them.
+ */
+export class CreateAgain implements Command {
+  constructor(
+    readonly pick: number,
+    readonly body: unknown,
+    readonly spelling: number,
+  ) {}
+  check = (model: Model) => owned(model, 'main').length > 0;
+  async run(model: Model, real: Real) {
+    const candidates = owned(model, 'main');
+    const person = candidates[this.pick % candidates.length] as Person;
+    const body = asPerson(
+      freshIdentity(this.body),
+      { card: String(person.stored[CARD_FIELD]) },
+      this.spelling,
+    );
+    real.steps.push(`create person ${model.persons.indexOf(person) + 1} again (same card)`);
+    const exchange = await send(real, real.create, body, 'main');
+    const check = 'stateful_create_again';
+    const answer = json(exchange);
+    if (exchange.answer?.status !== 200 || String(answer?.[real.link.property]) !== person.id) {
+      fail(
+        check,
+        real.create,
+        `creating again a user of the calling institution answered ${exchange.answer?.status ?? exchange.error} with ${real.link.property} ${JSON.stringify(answer?.[real.link.property])}`,
+        `200 with ${real.link.property} ${person.id}`,
+        exchange,
+      );
+    }
+    const differences = detailDifferences(
+      person.stored,
+      answeredDetails(answer, person.stored.monthlyIncome) ?? {},
+    );
+    if (differences.length > 0) {
+      fail(
+        check,
+        real.create,
+        `creating again changed or misreported the stored details: ${differences.slice(0, 3).join('; ')}`,
+        'the stored details, unchanged',
+        exchange,
+      );
+    }
+    pass(real, check, real.create);
+    const user = readUser(answer);
+    const last = person.lastAnswer;
+    if (user && last && last.shape === 'update' && last.version === person.version) {
+      const { monthlyIncome: _a, ...fromCreate } = user;
+      const { monthlyIncome: _b, ...fromUpdate } = last.user;
+      const differences = detailDifferences(fromUpdate as Body, fromCreate as Body);
+      if (differences.length > 0) {
+        fail(
+          'tolerant_reading',
+          real.create,
+          `the create and update answers of one stored user read as different Users: ${differences.slice(0, 3).join('; ').replaceAll('sent', 'update')}`,
+          'the same User from both shapes',
+          exchange,
+        );
+      }
+      pass(real, 'tolerant_reading', real.create);
+    }
+    if (user) person.lastAnswer = { shape: 'create', version: person.version, user };
+  }
+  toString = () => 'CreateAgain';
+}
+
+/** Update an id no create answered: 404. */
+export class UpdateUnknown implements Command {
+  constructor(
+    readonly id: string,
+    readonly body: unknown,
+  ) {}
+  check = (model: Model) => !model.persons.some((person) => person.id === this.id);
+  async run(_model: Model, real: Real) {
+    real.steps.push('update an id never created');
+    const exchange = await send(
+      real,
+      real.update,
+      freshIdentity(this.body),
+      'main',
+      undefined,
+      this.id,
+    );
+    if (exchange.answer?.status !== 404) {
+      fail(
+        'stateful_unknown_id',
+        real.update,
+        `an update of an id never created answered ${exchange.answer?.status ?? exchange.error}`,
+        '404',
+        exchange,
+      );
+    }
+    pass(real, 'stateful_unknown_id', real.update);
+  }
+  toString = () => 'UpdateUnknown';
+}
+
+/**
+ * The second institution creates a person of the first only: with the same card and another
+ * mobile, 409 revealing nothing stored; with the same card and mobile, 200 with the same id and
+ * the stored details, after which the person belongs to it too.
+ */
+export class OtherCreate implements Command {
+  constructor(
+    readonly pick: number,
+    readonly body: unknown,
+    readonly spelling: number,
+    readonly sameMobile: boolean,
+  ) {}
+  check = (model: Model) => notOwned(model, 'other').length > 0;
+  async run(model: Model, real: Real) {
+    const candidates = notOwned(model, 'other');
+    const person = candidates[this.pick % candidates.length] as Person;
+    const mobile = String(person.stored[MOBILE_FIELD]);
+    const body = asPerson(
+      freshIdentity(this.body),
+      {
+        card: String(person.stored[CARD_FIELD]),
+        mobile: this.sameMobile ? mobile : otherMobile(mobile),
+      },
+      this.spelling,
+    );
+    real.steps.push(
+      `the second institution creates person ${model.persons.indexOf(person) + 1} with the same card and ${this.sameMobile ? 'the same' : 'another'} mobile`,
+    );
+    const exchange = await send(real, real.create, body, 'other');
+    const check = 'stateful_institution_scope';
+    const answer = json(exchange);
+    if (!this.sameMobile) {
+      if (exchange.answer?.status !== 409) {
+        fail(
+          check,
+          real.create,
+          `another institution's create with a known card and another mobile answered ${exchange.answer?.status ?? exchange.error}`,
+          '409, revealing nothing stored',
+          exchange,
+        );
+      }
+      const revealed = revealedValues(exchange.answer?.text ?? '', JSON.stringify(body), {
+        ...person.stored,
+        id: person.id,
+      });
+      if (revealed.length > 0) {
+        fail(
+          check,
+          real.create,
+          `the 409 reveals what the service stores about another institution's customer: ${revealed.join(', ')}`,
+          'nothing stored revealed',
+          exchange,
+        );
+      }
+      pass(real, check, real.create);
+      return;
+    }
+    if (exchange.answer?.status !== 200 || String(answer?.[real.link.property]) !== person.id) {
+      fail(
+        check,
+        real.create,
+        `another institution's create with the same card and mobile answered ${exchange.answer?.status ?? exchange.error} with ${real.link.property} ${JSON.stringify(answer?.[real.link.property])}`,
+        `200 with ${real.link.property} ${person.id}`,
+        exchange,
+      );
+    }
+    const differences = detailDifferences(
+      person.stored,
+      answeredDetails(answer, person.stored.monthlyIncome) ?? {},
+    );
+    if (differences.length > 0) {
+      fail(
+        check,
+        real.create,
+        `joining a person changed or misreported its stored details: ${differences.slice(0, 3).join('; ')}`,
+        'the stored details, unchanged',
+        exchange,
+      );
+    }
+    pass(real, check, real.create);
+    person.owners.add('other');
+  }
+  toString = () => `OtherCreate(${this.sameMobile ? 'same mobile' : 'other mobile'})`;
+}

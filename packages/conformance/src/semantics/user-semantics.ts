@@ -1,0 +1,245 @@
+/**
+ * What the contract means beyond what its schemas can say, in one place: the rules written in the
+ * spec's prose (its "Assumptions" section of `info.description` and the operations' descriptions)
+ * that the generic generator and checks cannot read from JSON Schema. Everything else in this
+ * package follows the spec generically; change a rule here when the spec's prose changes.
+ *
+ * - **Existing users** are recognized by their Ghana Card number in normalized form; another
+ *   institution joins a user only with the same mobile number (Assumptions, "Existing users").
+ * - **Unique email**, compared without regard to letter case (Assumptions, "Unique email").
+ * - **mobileNumber** and **ghanaCardNumber** are stored and returned in one normalized form; a
+ *   MOMO account number is a mobile number (Assumptions, "mobileNumber", "ghanaCardNumber",
+ *   "MOMO accounts").
+ * - **Update replaces**: an optional field absent from an update is cleared (Assumptions).
+ * - **Text**: strings are stored byte for byte; U+0000 and lone surrogates are refused
+ *   (Assumptions, "Text", "Field bounds"), so valid text never contains them.
+ *
+ * @module
+ */
+import { randomInt } from 'node:crypto';
+import { normalizeUser, toUserInput, type User } from '@institution-api/client';
+import fc from 'fast-check';
+
+/** The request field that recognizes a person (Assumptions, "Existing users"). */
+export const CARD_FIELD = 'ghanaCardNumber';
+/** The request field another institution must match to join a person. */
+export const MOBILE_FIELD = 'mobileNumber';
+/** The request field that belongs to one user only (Assumptions, "Unique email"). */
+export const EMAIL_FIELD = 'email';
+
+/**
+ * One unit of valid free text: mostly printable ASCII, sometimes any printable grapheme (emoji,
+ * combining marks, other scripts) and the characters the spec promises to keep byte for byte
+ * (U+FEFF, U+2028, U+202E, quotes and backslashes that JSON escapes). Never U+0000 nor a lone
+ * surrogate, which the spec refuses.
+ */
+export const textUnit: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }), weight: 6 },
+  { arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }), weight: 3 },
+  { arbitrary: fc.constantFrom('\uFEFF', '\u2028', '\u202E', '"', '\\', '/', '\t'), weight: 1 },
+);
+
+type Body = Record<string, unknown>;
+
+const digits = (count: number) => Array.from({ length: count }, () => randomInt(10)).join('');
+const letters = (count: number) =>
+  Array.from({ length: count }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[randomInt(36)]).join(
+    '',
+  );
+
+/**
+ * `body` as a person no run has registered yet: a Ghana Card number of ten random digits (in the
+ * spelling the body used: dashes and letter case kept) and an email whose local part starts with
+ * a random token (its length kept when it is long enough, so a length bound stays probed). Both
+ * come from a cryptographic source, not from the run's seed: a service keeps its users between
+ * runs, and a replayed seed must still create new people. Values that are not strings (a broken
+ * body) are left alone.
+ */
+export function freshIdentity(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const copy: Body = { ...(body as Body) };
+  const card = copy[CARD_FIELD];
+  if (typeof card === 'string') {
+    const fresh = digits(10);
+    let index = 0;
+    copy[CARD_FIELD] = card.replace(/\d/g, () => fresh[index++] ?? '0');
+  }
+  const email = copy[EMAIL_FIELD];
+  if (typeof email === 'string' && email.includes('@')) {
+    const at = email.lastIndexOf('@');
+    const local = email.slice(0, at);
+    const token = letters(10);
+    const fresh =
+      local.length > token.length ? token + local.slice(token.length) : `${token}.${local}`;
+    copy[EMAIL_FIELD] = `${fresh}${email.slice(at)}`;
+  }
+  return copy;
+}
+
+/** A Ghanaian mobile number as the service stores it, `+233` and the national part. */
+export function normalizedMobile(value: string): string {
+  return `+233${value.slice(-9)}`;
+}
+
+/** A Ghana Card number as the service stores it, `GHA-123456789-0`. */
+export function normalizedCard(value: string): string {
+  const digitsOnly = value.replace(/\D/g, '');
+  return `GHA-${digitsOnly.slice(0, 9)}-${digitsOnly.slice(9)}`;
+}
+
+/** The other spellings of one mobile number (all three are the same number to the service). */
+export function mobileSpellings(value: string): string[] {
+  const national = value.slice(-9);
+  return [`0${national}`, `233${national}`, `+233${national}`];
+}
+
+/** The other spellings of one card number (dashes and letter case are optional). */
+export function cardSpellings(value: string): string[] {
+  const canonical = normalizedCard(value);
+  return [canonical, canonical.toLowerCase(), canonical.replaceAll('-', '')];
+}
+
+/**
+ * Another valid mobile number than `value`: the last digit changed (the national pattern ends in
+ * six free digits, so the result stays a mobile number).
+ */
+export function otherMobile(value: string): string {
+  const last = Number(value.at(-1));
+  return `${value.slice(0, -1)}${(last + 1) % 10}`;
+}
+
+/** `body` recognized as `person`: the same card (respelled) and, when given, the same mobile. */
+export function asPerson(
+  body: unknown,
+  person: { card: string; mobile?: string },
+  spelling: number,
+): Body {
+  const copy: Body = { ...(body as Body) };
+  const cards = cardSpellings(person.card);
+  copy[CARD_FIELD] = cards[spelling % cards.length];
+  if (person.mobile !== undefined) {
+    const mobiles = mobileSpellings(person.mobile);
+    copy[MOBILE_FIELD] = mobiles[spelling % mobiles.length];
+  }
+  return copy;
+}
+
+/** The identity of a valid request body: its normalized card, mobile and email. */
+export function identityOf(body: unknown): { card: string; mobile: string; email: string } {
+  const value = body as Body;
+  return {
+    card: normalizedCard(String(value[CARD_FIELD])),
+    mobile: normalizedMobile(String(value[MOBILE_FIELD])),
+    email: String(value[EMAIL_FIELD]),
+  };
+}
+
+/**
+ * The details the service must store for a valid request body, in the request's shape: numbers in
+ * their normalized form, every optional field that is absent cleared (null, `false`, a kyc of
+ * nulls), because update replaces the details.
+ */
+export function storedDetails(body: unknown): Body {
+  const input = body as Body;
+  const kyc = (input.kyc ?? {}) as Body;
+  const details: Body = {
+    ...input,
+    otherName: input.otherName ?? null,
+    gender: input.gender ?? null,
+    dateOfBirth: input.dateOfBirth ?? null,
+    [MOBILE_FIELD]: normalizedMobile(String(input[MOBILE_FIELD])),
+    [CARD_FIELD]: normalizedCard(String(input[CARD_FIELD])),
+    isGhanaCardVerified: input.isGhanaCardVerified ?? false,
+    image: input.image ?? null,
+    ghanaCardImage: input.ghanaCardImage ?? null,
+    kyc: {
+      occupation: kyc.occupation ?? null,
+      address: kyc.address ?? null,
+      validFrom: kyc.validFrom ?? null,
+      validTo: kyc.validTo ?? null,
+      refNumber: kyc.refNumber ?? null,
+    },
+  };
+  // No account: the account fields are absent or null (the "No account" branch).
+  for (const name of ['accountType', 'accountNumber', 'accountName', 'network', 'bankName']) {
+    if (details[name] === null || details.accountType == null) delete details[name];
+  }
+  if (details.accountType === 'MOMO') {
+    details.accountNumber = normalizedMobile(String(details.accountNumber));
+    delete details.bankName;
+  }
+  if (details.accountType === 'BANK') delete details.network;
+  return details;
+}
+
+/**
+ * A create or update answer read as the client reads it (`normalizeUser`, then `toUserInput`),
+ * so it compares with {@link storedDetails}. A create answer carries no income: `income` stands
+ * in for it. Undefined when the answer cannot be read back into a request (a field missing).
+ */
+export function answeredDetails(answer: unknown, income?: unknown): Body | undefined {
+  try {
+    const user = normalizeUser(answer as Parameters<typeof normalizeUser>[0]);
+    const monthlyIncome = user.monthlyIncome ?? (typeof income === 'number' ? income : Number.NaN);
+    return toUserInput({ ...user, monthlyIncome }) as unknown as Body;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The answer as the client's one `User`, or undefined when it cannot be read. */
+export function readUser(answer: unknown): User | undefined {
+  try {
+    return normalizeUser(answer as Parameters<typeof normalizeUser>[0]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Field by field, where `actual` differs from `expected` (both in the request's shape). */
+export function detailDifferences(expected: Body, actual: Body, ignore: string[] = []): string[] {
+  const differences: string[] = [];
+  const walk = (a: unknown, b: unknown, path: string) => {
+    if (isPlainObject(a) && isPlainObject(b)) {
+      for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+        if (!ignore.includes(`${path}${key}`)) walk(a[key], b[key], `${path}${key}.`);
+      }
+      return;
+    }
+    const equal =
+      Object.is(a, b) || (a ?? null) === (b ?? null) || JSON.stringify(a) === JSON.stringify(b);
+    if (!equal) {
+      differences.push(
+        `${path.slice(0, -1)}: sent ${JSON.stringify(a)}, answered ${JSON.stringify(b)}`,
+      );
+    }
+  };
+  walk(expected, actual, '');
+  return differences;
+}
+
+function isPlainObject(value: unknown): value is Body {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Which stored values of a person a refusal reveals: its id, email, mobile number, and names long
+ * enough to be telling, when the answer's text carries them and the request did not.
+ */
+export function revealedValues(
+  answerText: string,
+  requestText: string,
+  stored: Body & { id: string },
+): string[] {
+  const candidates = [
+    stored.id,
+    String(stored[EMAIL_FIELD]),
+    String(stored[MOBILE_FIELD]).slice(-9),
+    ...['firstName', 'lastName']
+      .map((name) => String(stored[name] ?? ''))
+      .filter((name) => name.length >= 8),
+  ];
+  return candidates.filter(
+    (value) => value.length > 0 && answerText.includes(value) && !requestText.includes(value),
+  );
+}

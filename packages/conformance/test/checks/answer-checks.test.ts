@@ -1,0 +1,135 @@
+import { type OpenApiDocument, openapiDocument } from '@institution-api/types';
+import { describe, expect, it } from 'vitest';
+import { contentTypeConformance } from '../../src/checks/content-type-conformance.js';
+import { notAServerError } from '../../src/checks/not-a-server-error.js';
+import { responseHeadersConformance } from '../../src/checks/response-headers-conformance.js';
+import { responseSchemaConformance } from '../../src/checks/response-schema-conformance.js';
+import { statusCodeConformance } from '../../src/checks/status-code-conformance.js';
+import { readContract } from '../../src/spec/contract.js';
+import { contract, example, exchange, PROBLEM } from '../support/exchanges.js';
+
+/** The spec with a 503 documented for createUser (as the lead's change does), and nothing else. */
+function withDocumented503(): OpenApiDocument {
+  const document = structuredClone(openapiDocument) as OpenApiDocument;
+  const post = document.paths['/api/v1/external/users']?.post as {
+    responses: Record<string, unknown>;
+  };
+  post.responses['503'] = {
+    description: 'unavailable',
+    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+  };
+  return document;
+}
+
+describe('not_a_server_error', () => {
+  it('fails a 500 even though the spec documents it: a 500 is a bug of the service', () => {
+    const outcome = notAServerError(
+      exchange('createUser', 500, example('InternalProblem'), PROBLEM),
+    );
+    expect(outcome.ok).toBe(false);
+    expect(outcome.message).toMatch(/500/);
+  });
+
+  it('passes a 503 only where the spec documents one, so it holds before and after the spec adds it', () => {
+    const problem = {
+      type: 'urn:institution-api:problem:unavailable',
+      title: 'Unavailable',
+      status: 503,
+    };
+    expect(notAServerError(exchange('createUser', 503, problem, PROBLEM)).ok).toBe(false);
+    const with503 = readContract(withDocumented503());
+    expect(notAServerError(exchange('createUser', 503, problem, PROBLEM, with503)).ok).toBe(true);
+    expect(notAServerError(exchange('updateUser', 503, problem, PROBLEM, with503)).ok).toBe(false);
+  });
+
+  it('fails when no answer came at all', () => {
+    const { answer: _none, ...sent } = exchange('createUser', 201, {});
+    expect(notAServerError({ ...sent, error: 'ECONNRESET' })).toMatchObject({
+      ok: false,
+      message: 'no answer: ECONNRESET',
+    });
+  });
+});
+
+describe('status_code_conformance', () => {
+  it('passes a documented status and fails another', () => {
+    expect(statusCodeConformance(exchange('createUser', 201, {}))?.ok).toBe(true);
+    expect(statusCodeConformance(exchange('createUser', 404, {}))).toMatchObject({
+      ok: false,
+      actual: '404',
+    });
+    expect(statusCodeConformance(exchange('updateUser', 404, {}))?.ok).toBe(true);
+  });
+});
+
+describe('content_type_conformance', () => {
+  it('wants the media type documented for the status, whatever its parameters', () => {
+    expect(
+      contentTypeConformance(
+        exchange(
+          'createUser',
+          400,
+          {},
+          { 'content-type': 'application/problem+json; charset=utf-8' },
+        ),
+      )?.ok,
+    ).toBe(true);
+    expect(
+      contentTypeConformance(
+        exchange('createUser', 400, {}, { 'content-type': 'application/json' }),
+      )?.ok,
+    ).toBe(false);
+    expect(contentTypeConformance(exchange('createUser', 201, {}, {}))).toMatchObject({
+      ok: false,
+      actual: 'no Content-Type',
+    });
+  });
+});
+
+describe('response_schema_conformance', () => {
+  it('holds each operation to its own shape: the create answer is not an update answer', () => {
+    const created = example('UserCreatedNew');
+    const updated = example('UserUpdated');
+    expect(responseSchemaConformance(contract, exchange('createUser', 201, created))?.ok).toBe(
+      true,
+    );
+    expect(responseSchemaConformance(contract, exchange('updateUser', 200, updated))?.ok).toBe(
+      true,
+    );
+    const wrong = responseSchemaConformance(contract, exchange('createUser', 201, updated));
+    expect(wrong?.ok).toBe(false);
+    expect(wrong?.message).toMatch(/must NOT have additional properties \((monthlyIncome|image)\)/);
+  });
+
+  it('fails an answer that is not JSON', () => {
+    expect(
+      responseSchemaConformance(contract, exchange('createUser', 201, '{"id":')),
+    ).toMatchObject({ ok: false, message: 'a 201 answer is not JSON' });
+  });
+});
+
+describe('response_headers_conformance', () => {
+  it('checks Retry-After of a 429 against its schema (an integer >= 0)', () => {
+    const limited = {
+      type: 'urn:institution-api:problem:rate-limited',
+      title: 'Too many requests',
+      status: 429,
+    };
+    expect(
+      responseHeadersConformance(
+        contract,
+        exchange('createUser', 429, limited, { ...PROBLEM, 'retry-after': '30' }),
+      )?.ok,
+    ).toBe(true);
+    expect(
+      responseHeadersConformance(
+        contract,
+        exchange('createUser', 429, limited, { ...PROBLEM, 'retry-after': 'soon' }),
+      )?.ok,
+    ).toBe(false);
+    expect(
+      responseHeadersConformance(contract, exchange('createUser', 201, example('UserCreatedNew'))),
+    ).toBeUndefined();
+  });
+});
