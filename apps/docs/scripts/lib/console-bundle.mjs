@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createSpecSchemas } from '@institution-api/types/spec-ajv';
 import { build } from 'esbuild';
@@ -19,8 +20,8 @@ import { consoleSpec, responseSchemas } from './console-spec.mjs';
 /** The budget of issue 19: the console adds at most 60 KB (gzip, default level) to the page. */
 export const CONSOLE_BUDGET_GZIP_BYTES = 60_000;
 
-const entryPoint = new URL('../../console/src/main.ts', import.meta.url).pathname;
-const packageDir = new URL('../../', import.meta.url).pathname;
+const entryPoint = fileURLToPath(new URL('../../console/src/main.ts', import.meta.url));
+const packageDir = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Marks the console's markup in the page, for the size check and the tests. */
 export const CONSOLE_MARKER = 'try-it-console';
