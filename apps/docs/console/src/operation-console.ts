@@ -7,10 +7,12 @@
  *
  * @module
  */
+
+import { answerView, failureView, historyView } from './answer-views.js';
 import { copyText } from './clipboard.js';
 import { h, uniqueId } from './dom.js';
 import { connectionProblem, type PageLocation } from './environment.js';
-import { checkResponse, type ResponseCheck, type Validator } from './response-check.js';
+import { checkResponse, type Validator } from './response-check.js';
 import { type Answer, authorization, bodyBytes, operationUrl, send } from './send.js';
 import type { ConsoleSession, HistoryEntry } from './session.js';
 import { curlSnippet, typeScriptSnippet } from './snippets.js';
@@ -399,7 +401,7 @@ export class OperationConsole {
         answer.contentType,
         answer.text,
       );
-      this.showAnswer(answer, check);
+      this.response.replaceChildren(...answerView(answer, check));
       this.revealResponse();
       this.rememberUser(answer);
       Object.assign(entry, {
@@ -409,7 +411,9 @@ export class OperationConsole {
       });
       this.sendStatus.textContent = '';
     } catch (error) {
-      this.showFailure(error as Error, url);
+      this.response.replaceChildren(
+        ...failureView(error as Error, new URL(url).origin, this.context.page.origin),
+      );
       this.revealResponse();
       this.sendStatus.textContent = '';
     } finally {
@@ -441,87 +445,9 @@ export class OperationConsole {
     }
   }
 
-  private showAnswer(answer: Answer, check: ResponseCheck): void {
-    let shown = answer.text;
-    try {
-      shown = JSON.stringify(JSON.parse(answer.text), null, 2);
-    } catch {
-      // not JSON: shown as received
-    }
-    const against = check.schema
-      ? ` against ${check.schema}, the spec's schema for ${answer.status}`
-      : '';
-    this.response.replaceChildren(
-      h(
-        'p',
-        { class: 'try-it-status' },
-        h(
-          'strong',
-          { class: 'try-it-code-status' },
-          `${answer.status} ${answer.statusText}`.trim(),
-        ),
-        ` in ${answer.ms} ms`,
-      ),
-      h(
-        'p',
-        { class: `try-it-verdict ${check.valid ? 'is-valid' : 'is-invalid'}` },
-        h('strong', {}, check.valid ? 'valid' : 'invalid'),
-        check.valid ? against : `${against}:`,
-      ),
-      ...(check.problems.length > 0
-        ? [
-            h(
-              'ul',
-              { class: 'try-it-problems' },
-              ...check.problems.map((line) => h('li', {}, line)),
-            ),
-          ]
-        : []),
-      h('h4', {}, 'Headers'),
-      h(
-        'pre',
-        { class: 'try-it-code' },
-        answer.headers.map(([name, value]) => `${name}: ${value}`).join('\n'),
-      ),
-      h(
-        'h4',
-        {},
-        `Body (${bodyBytes(answer.text).length} bytes${shown !== answer.text ? ', indented here for reading' : ''})`,
-      ),
-      h('pre', { class: 'try-it-code' }, shown),
-    );
-  }
-
-  private showFailure(error: Error, url: string): void {
-    const origin = new URL(url).origin;
-    this.response.replaceChildren(
-      h('p', { class: 'try-it-status' }, h('strong', {}, 'No answer')),
-      h(
-        'p',
-        { class: 'try-it-verdict is-invalid' },
-        `The request to ${origin} failed (${error.message}). Is the server running there? ` +
-          (origin === this.context.page.origin
-            ? ''
-            : `A server on another origin must list ${this.context.page.origin} in CORS_ALLOW_ORIGINS.`),
-      ),
-    );
-  }
-
   private showHistory(): void {
-    const entries = this.context.session.history.slice(-shownHistory).reverse();
     this.history.replaceChildren(
-      ...(entries.length === 0
-        ? [h('li', { class: 'try-it-hint' }, 'Nothing sent from this tab yet.')]
-        : entries.map((entry) =>
-            h(
-              'li',
-              {},
-              h('time', { datetime: entry.at }, new Date(entry.at).toLocaleTimeString()),
-              ` ${entry.method} ${entry.url} → ${entry.outcome}`,
-              entry.verdict ? `, ${entry.verdict}` : '',
-              entry.ms ? `, ${entry.ms} ms` : '',
-            ),
-          )),
+      ...historyView(this.context.session.history.slice(-shownHistory).reverse()),
     );
   }
 }
