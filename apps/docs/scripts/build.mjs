@@ -3,7 +3,9 @@
  * `@institution-api/openapi`:
  *
  * - `dist/index.html`, Redoc with its scripts, styles and the spec inlined (nothing is fetched
- *   when it is opened; see `lib/offline.mjs`);
+ *   when it is opened; see `lib/offline.mjs`), and the "Try it" console (`console/`, see
+ *   `lib/console-bundle.mjs`), which may call the page's own origin, plus those named in
+ *   `DOCS_API_ORIGINS` (see `lib/api-origins.mjs`);
  * - `dist/openapi.yaml` and `dist/openapi.json`, the bundled spec, which the page's download
  *   links point to (relative links, so they work from a file and at the reference server's /docs).
  *
@@ -11,10 +13,12 @@
  */
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { parseApiOrigins } from './lib/api-origins.mjs';
 import { renderPage } from './lib/render-page.mjs';
 import { bundledSpecFiles } from './lib/spec-files.mjs';
 
 const started = performance.now();
+const apiOrigins = parseApiOrigins(process.env.DOCS_API_ORIGINS);
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const spec = bundledSpecFiles();
 
@@ -24,13 +28,17 @@ await copyFile(spec.yaml, `${dist}openapi.yaml`);
 await copyFile(spec.json, `${dist}openapi.json`);
 
 const { info } = JSON.parse(await readFile(spec.json, 'utf8'));
-const { bytes, redoclyMs } = await renderPage({
+const page = await renderPage({
   spec: `${dist}openapi.yaml`,
+  specJson: `${dist}openapi.json`,
   output: `${dist}index.html`,
   description: info.summary ?? info.title,
+  apiOrigins,
 });
 
 console.log(
-  `docs: dist/index.html ${bytes} bytes, self-contained ` +
-    `(redocly build-docs ${Math.round(redoclyMs)} ms, total ${Math.round(performance.now() - started)} ms)`,
+  `docs: dist/index.html ${page.bytes} bytes, self-contained; its console ${page.console.bytes} ` +
+    `bytes, ${page.console.gzipBytes} gzipped` +
+    `${apiOrigins.length > 0 ? `, may call ${apiOrigins.join(', ')}` : ''} ` +
+    `(redocly build-docs ${Math.round(page.redoclyMs)} ms, total ${Math.round(performance.now() - started)} ms)`,
 );

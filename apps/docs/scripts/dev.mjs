@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { parseApiOrigins } from './lib/api-origins.mjs';
 import { startDevServer } from './lib/dev-server.mjs';
 import { redocly } from './lib/redocly.mjs';
 import { DOCS_CONFIG, PAGE_TEMPLATE, renderPage } from './lib/render-page.mjs';
@@ -31,6 +32,8 @@ const root = resolve(values.root);
 const specDir = join(root, 'openapi');
 const lintConfig = join(root, 'redocly.yaml');
 const port = Number(values.port);
+// The console of the preview may call these too (the API of a reference server on another port).
+const apiOrigins = parseApiOrigins(process.env.DOCS_API_ORIGINS);
 /** The API alias of the root redocly.yaml, as `@institution-api/openapi` bundles it. */
 const api = 'users@v1';
 const debounceMs = 150;
@@ -62,6 +65,8 @@ async function build() {
   const { info } = JSON.parse(await readFile(join(staging, 'openapi.json'), 'utf8'));
   const { bytes } = await renderPage({
     spec: join(staging, 'openapi.yaml'),
+    specJson: join(staging, 'openapi.json'),
+    apiOrigins,
     output: join(staging, 'index.html'),
     description: info?.summary ?? info?.title ?? '',
   });

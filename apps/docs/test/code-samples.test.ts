@@ -24,7 +24,6 @@
 
 import { randomBytes } from 'node:crypto';
 import { chmod, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { compileGo, compileJava } from '@institution-api/test-support/compiled-programs';
 import { type Exchange, startRecordingProxy } from '@institution-api/test-support/recording-proxy';
@@ -38,10 +37,10 @@ import { type RunResult, run } from './support/run.js';
 import { createSampleProject } from './support/sample-project.js';
 import { pathWithOnly, which } from './support/shell-tools.js';
 import { bannerCurlCommand, bannerExampleUser } from './support/start-banner.js';
+import { compileAndRun } from './support/typescript-sample.js';
 
 const specFile = new URL('../dist/openapi.json', import.meta.url);
 const operations = readOperations(specFile);
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const bash = which('bash');
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -445,35 +444,10 @@ async function runProgram(
  * Compiles a TypeScript sample with `tsc` (strict, NodeNext, as a reader's project would) against
  * the workspace's `@institution-api/client`, and runs the output with Node.
  */
-async function runTypeScript({ name, source }: Source, env: SampleEnv): Promise<RunResult> {
-  const file = join(env.dir, `${name}.mts`);
-  await writeFile(file, source);
-  const compiled = await run(
-    process.execPath,
-    [
-      tsc,
-      '--strict',
-      '--noUncheckedIndexedAccess',
-      '--module',
-      'nodenext',
-      '--moduleResolution',
-      'nodenext',
-      '--target',
-      'es2022',
-      '--lib',
-      'es2023',
-      '--types',
-      'node',
-      '--skipLibCheck',
-      '--outDir',
-      join(env.dir, 'out'),
-      file,
-    ],
-    { cwd: env.dir, env: { PATH: process.env.PATH } },
+async function runTypeScript(sample: Source, env: SampleEnv): Promise<RunResult> {
+  const { compiled, ran } = await compileAndRun(sample, env.dir, readerEnv(env));
+  expect(compiled.code, `${sample.name} (TypeScript) does not compile:\n${compiled.stdout}`).toBe(
+    0,
   );
-  expect(compiled.code, `${name} (TypeScript) does not compile:\n${compiled.stdout}`).toBe(0);
-  return run(process.execPath, [join(env.dir, 'out', `${name}.mjs`)], {
-    cwd: env.dir,
-    env: { ...readerEnv(env), PATH: process.env.PATH },
-  });
+  return ran as RunResult;
 }

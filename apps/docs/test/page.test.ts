@@ -6,7 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import {
+  CONSOLE_BUDGET_GZIP_BYTES,
+  CONSOLE_MARKER,
+  consoleMarkup,
+} from '../scripts/lib/console-bundle.mjs';
 import { hashRouterLinks } from '../scripts/lib/hash-links.mjs';
 import { CDN_REWRITES, findExternalFetches, inlineCdnAssets } from '../scripts/lib/offline.mjs';
 
@@ -25,9 +31,24 @@ describe('dist/index.html', () => {
     expect(page).not.toMatch(/<script[^>]+src=/);
     expect(page).toContain('hydrate(__redoc_definition');
     expect(page).toContain(
-      `content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:; connect-src 'none'; base-uri 'none'; form-action 'none'"`,
+      `content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'"`,
     );
     for (const { pattern } of CDN_REWRITES) expect(page).not.toMatch(pattern);
+  });
+
+  it(`carries the Try it console: no eval, at most ${CONSOLE_BUDGET_GZIP_BYTES} bytes gzipped`, () => {
+    const script = new RegExp(`<script id="${CONSOLE_MARKER}">([\\s\\S]*?)</script>`).exec(
+      page,
+    )?.[1];
+    const style = new RegExp(`<style id="${CONSOLE_MARKER}-style">([\\s\\S]*?)</style>`).exec(
+      page,
+    )?.[1];
+    expect(script).toContain('Try it');
+    expect(script).not.toMatch(/\bnew Function\b|\beval\(/);
+    expect(style).toContain('.try-it-dialog');
+    const markup = consoleMarkup(script ?? '', style ?? '');
+    expect(page).toContain(markup);
+    expect(gzipSync(markup).length).toBeLessThanOrEqual(CONSOLE_BUDGET_GZIP_BYTES);
   });
 
   it('is the bundled spec, which lies beside it and is linked relatively for download', () => {

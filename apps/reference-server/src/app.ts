@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { cachedCredentials } from './credentials/credential-cache.js';
 import { authenticate } from './http/authenticate.js';
 import { contractValidation } from './http/contract.js';
+import { corsForOrigins } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { health } from './http/health.js';
 import { parseJsonBody } from './http/json-body.js';
@@ -29,6 +30,8 @@ export interface AppDependencies {
   docsPage?: string;
   /** RATE_LIMIT_PER_MINUTE: authenticated requests per institution and minute; none when absent. */
   rateLimitPerMinute?: number;
+  /** CORS_ALLOW_ORIGINS: origins a docs page hosted elsewhere may call from; none when absent. */
+  corsAllowOrigins?: readonly string[];
 }
 
 /**
@@ -39,6 +42,9 @@ export interface AppDependencies {
  * those bytes → parse JSON → validate against the spec (express-openapi-validator) → handler, whose
  * response is validated against the spec too. Unknown paths answer 404 and known paths with another
  * method 405, before authentication. Every error is an RFC 9457 problem.
+ *
+ * With `corsAllowOrigins`, every answer first gets the CORS headers those origins need (and only
+ * those; see http/cors.ts): for a docs page hosted elsewhere whose console calls this server.
  *
  * `/` and `/docs/` redirect to the docs at `/docs`. The docs page (2.6 MB) and the spec files are
  * sent compressed (br or gzip, as the client accepts); the API's answers are not: they are small,
@@ -51,6 +57,7 @@ export function createApp(deps: AppDependencies): Express {
   app.set('etag', false);
 
   app.use(requestContext(app, deps.logger));
+  if (deps.corsAllowOrigins?.length) app.use(corsForOrigins(deps.corsAllowOrigins));
 
   const unauthenticated = express.Router({ caseSensitive: true, strict: true });
   const compressed = compression();

@@ -38,6 +38,12 @@ export interface Config {
    * limit": integrators turn it on to test their retry handling).
    */
   rateLimitPerMinute: number | undefined;
+  /**
+   * CORS_ALLOW_ORIGINS: the origins (`https://docs.example.com`), comma-separated, that a docs
+   * page hosted elsewhere may call the API from; unset (the default): no CORS at all, since the
+   * server serves its docs itself (DECISIONS.md "CORS"; see http/cors.ts).
+   */
+  corsAllowOrigins: string[];
 }
 
 /** A configuration value is wrong; the message names the variable and what it accepts. */
@@ -104,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       const limit = integerIn('RATE_LIMIT_PER_MINUTE', read('RATE_LIMIT_PER_MINUTE'), 0, 1e6, 0);
       return limit === 0 ? undefined : limit;
     }, undefined),
+    corsAllowOrigins: check(() => parseOrigins(read('CORS_ALLOW_ORIGINS')), []),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
@@ -158,4 +165,27 @@ function oneOf<const T extends string>(
     throw new Error(`${name} must be one of ${allowed.join(', ')}, not "${value}".`);
   }
   return value as T;
+}
+
+/**
+ * A comma-separated list of origins, each exactly as a browser sends it in `Origin` (lower-case
+ * host, no default port, no path), since that is what it is compared with.
+ */
+function parseOrigins(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  return value.split(',').map((entry) => {
+    const origin = entry.trim();
+    const url = URL.canParse(origin) ? new URL(origin) : undefined;
+    if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+      throw new Error(
+        `CORS_ALLOW_ORIGINS must list http or https origins, comma-separated (e.g. https://docs.example.com), not "${origin}".`,
+      );
+    }
+    if (url.origin !== origin) {
+      throw new Error(
+        `CORS_ALLOW_ORIGINS: "${origin}" is not an origin as browsers send it; write "${url.origin}" (no path, no trailing slash, no default port).`,
+      );
+    }
+    return origin;
+  });
 }

@@ -72,6 +72,7 @@ async function serve(
       logger,
       signature: config.signature,
       rateLimitPerMinute: config.rateLimitPerMinute,
+      corsAllowOrigins: config.corsAllowOrigins,
     }),
   );
   stop.server(server);

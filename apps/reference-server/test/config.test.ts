@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       signature: { algorithm: 'sha256', encoding: 'hex' },
       shutdownDrainMs: 10_000,
       rateLimitPerMinute: undefined,
+      corsAllowOrigins: [],
     });
   });
 
@@ -30,6 +31,7 @@ describe('loadConfig', () => {
         SIGNATURE_ENCODING: 'base64',
         SHUTDOWN_DRAIN_MS: '2500',
         RATE_LIMIT_PER_MINUTE: '120',
+        CORS_ALLOW_ORIGINS: 'https://docs.example.com, http://localhost:8081',
       }),
     ).toEqual({
       port: 0,
@@ -40,6 +42,7 @@ describe('loadConfig', () => {
       signature: { algorithm: 'sha512', encoding: 'base64' },
       shutdownDrainMs: 2500,
       rateLimitPerMinute: 120,
+      corsAllowOrigins: ['https://docs.example.com', 'http://localhost:8081'],
     });
     expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '0' }).rateLimitPerMinute).toBeUndefined();
     expect(loadConfig({ PORT: '', LOG_LEVEL: ' ' }).port).toBe(8080);
@@ -55,6 +58,14 @@ describe('loadConfig', () => {
     [{ SHUTDOWN_DRAIN_MS: '10s' }, 'SHUTDOWN_DRAIN_MS must be an integer from 0 to 600000'],
     [{ SHUTDOWN_DRAIN_MS: '600001' }, 'SHUTDOWN_DRAIN_MS must be an integer from 0 to 600000'],
     [{ RATE_LIMIT_PER_MINUTE: '-5' }, 'RATE_LIMIT_PER_MINUTE must be an integer from 0 to 1000000'],
+    [{ CORS_ALLOW_ORIGINS: '*' }, 'CORS_ALLOW_ORIGINS must list http or https origins'],
+    [{ CORS_ALLOW_ORIGINS: 'null' }, 'CORS_ALLOW_ORIGINS must list http or https origins'],
+    [{ CORS_ALLOW_ORIGINS: 'ftp://docs.example.com' }, 'must list http or https origins'],
+    [
+      { CORS_ALLOW_ORIGINS: 'https://docs.example.com/' },
+      'write "https://docs.example.com" (no path, no trailing slash, no default port)',
+    ],
+    [{ CORS_ALLOW_ORIGINS: 'https://Docs.example.com:443' }, 'write "https://docs.example.com"'],
     [
       { LOG_LEVEL: 'verbose' },
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',

@@ -1,12 +1,17 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { _, Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import standaloneCodePlugin from 'ajv/dist/standalone/index.js';
 import addFormatsPlugin from 'ajv-formats';
 import { specFormats } from './formats.js';
 import type { OpenApiDocument } from './openapi-document.js';
+import { numberFormats } from './spec-formats.js';
 
 export { isCalendarDate, specFormats } from './formats.js';
+export { specAjvFormats } from './spec-formats.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext its default import is the module.
 const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;
+// The same for ajv's standalone code generator.
+const standaloneCode = standaloneCodePlugin as unknown as typeof standaloneCodePlugin.default;
 
 /** The `$id` under which the spec's components are registered, so `#/components/...` refs resolve. */
 const specId = 'urn:institution-api:openapi';
@@ -14,13 +19,20 @@ const specId = 'urn:institution-api:openapi';
 /** OpenAPI's own schema keywords, which JSON Schema 2020-12 does not know (OAS 3.1 section 4.8.24). */
 const openApiKeywords = ['discriminator', 'xml', 'externalDocs', 'example'];
 
-/** OpenAPI number formats that ajv-formats does not define (OAS 3.1 section 4.2, "Data Types"). */
-const numberFormats = {
-  int32: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
-  int64: (n: number) => Number.isInteger(n),
-  float: Number.isFinite,
-  double: Number.isFinite,
-};
+/**
+ * Where standalone validators find their formats at run time: {@link specAjvFormats}, through the
+ * package's `./spec-formats` entry, which does not load Ajv.
+ */
+const standaloneFormats = _`require("@institution-api/types/spec-formats").specAjvFormats`;
+
+/** Options of {@link createSpecSchemas}. */
+export interface SpecSchemasOptions {
+  /**
+   * Keep each validator's source, so {@link SpecSchemas.standaloneModule} can write it out.
+   * Off by default: it costs memory that a server validating at run time does not need.
+   */
+  standalone?: boolean;
+}
 
 /** Compiles the component schemas of the bundled spec, by name. */
 export interface SpecSchemas {
@@ -38,6 +50,14 @@ export interface SpecSchemas {
   compile(schema: Record<string, unknown>): ValidateFunction;
   /** The raw schema object of `<name>`, as written in the bundled spec. */
   schema(name: string): Record<string, unknown>;
+  /**
+   * An ES module exporting, for each key of `exports`, the validator of the component schema it
+   * names (Ajv standalone code): validators compiled ahead of time, for a page whose
+   * Content-Security-Policy forbids `eval` and `new Function`. The module imports ajv's run-time
+   * helpers and `@institution-api/types/spec-formats`, so it is meant for a bundler. Needs
+   * `{ standalone: true }`.
+   */
+  standaloneModule(exports: Record<string, string>): string;
 }
 
 /**
@@ -52,16 +72,27 @@ export interface SpecSchemas {
  * Strict mode stays on, so a typo in the spec fails loudly; OpenAPI's keywords, `x-` extensions
  * and number formats such as `double` are declared instead of switching strictness off.
  */
-export function createSpecSchemas(document: OpenApiDocument): SpecSchemas {
+export function createSpecSchemas(
+  document: OpenApiDocument,
+  options: SpecSchemasOptions = {},
+): SpecSchemas {
   const schemas = structuredClone(document.components.schemas ?? {}) as Record<
     string,
     Record<string, unknown>
   >;
-  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    verbose: true,
+    ...(options.standalone && {
+      // Set before ajv-formats, which would otherwise point standalone code at its own formats
+      // (without the spec's narrower `date` or the number formats).
+      code: { source: true, esm: true, formats: standaloneFormats },
+    }),
+  });
   addFormats(ajv);
-  for (const [name, format] of Object.entries(specFormats)) ajv.addFormat(name, format);
-  for (const [name, validate] of Object.entries(numberFormats)) {
-    ajv.addFormat(name, { type: 'number', validate });
+  for (const [name, format] of Object.entries({ ...specFormats, ...numberFormats })) {
+    ajv.addFormat(name, format);
   }
   ajv.addVocabulary([...openApiKeywords, ...extensionKeywords(schemas)]);
   // The container the component schemas hang from; Ajv compiles the root to resolve a fragment.
@@ -87,6 +118,23 @@ export function createSpecSchemas(document: OpenApiDocument): SpecSchemas {
     },
     compile(schema) {
       return ajv.compile(absoluteRefs(structuredClone(schema)));
+    },
+    standaloneModule(exports) {
+      if (!options.standalone) {
+        throw new Error(
+          'standaloneModule needs createSpecSchemas(document, { standalone: true }).',
+        );
+      }
+      for (const name of Object.values(exports)) schema(name);
+      return standaloneCode(
+        ajv,
+        Object.fromEntries(
+          Object.entries(exports).map(([key, name]) => [
+            key,
+            `${specId}#/components/schemas/${name}`,
+          ]),
+        ),
+      );
     },
   };
 }

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapiDocument } from '../src/index.js';
 import { createSpecSchemas, isCalendarDate } from '../src/spec-ajv.js';
 
@@ -33,6 +36,81 @@ describe('createSpecSchemas', () => {
 
   it('throws on a schema the spec does not have', () => {
     expect(() => schemas.validator('Nope')).toThrow(/no schema named Nope/);
+  });
+});
+
+describe('standaloneModule', () => {
+  const examples = openapiDocument.components.examples as Record<string, { value: object }>;
+  const created = () => structuredClone(examples.UserCreatedNew?.value) as Record<string, unknown>;
+  const runtime = createSpecSchemas(openapiDocument);
+  const cacheDir = fileURLToPath(new URL('../node_modules/.cache/', import.meta.url));
+  let dir: string;
+  let compiled: Record<string, ValidateFunction>;
+
+  beforeAll(async () => {
+    const code = createSpecSchemas(openapiDocument, { standalone: true }).standaloneModule({
+      created: 'UserCreated',
+      problem: 'Problem',
+    });
+    // What a bundler does with the module's require() calls, done by Node here.
+    await mkdir(cacheDir, { recursive: true });
+    dir = await mkdtemp(cacheDir);
+    const file = `${dir}/validators.mjs`;
+    await writeFile(
+      file,
+      `import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n${code}`,
+    );
+    compiled = await import(file);
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('has no eval: the validators are code, compiled ahead of time', () => {
+    expect(Object.keys(compiled).sort()).toEqual(['created', 'problem']);
+    expect(compiled.created?.toString()).not.toMatch(/new Function|eval\(/);
+  });
+
+  it.each([
+    ['the spec example', (body: Record<string, unknown>) => body],
+    [
+      'a year 0000 date (ajv-formats admits it; the spec does not)',
+      (body: Record<string, unknown>) => ({
+        ...body,
+        kyc: { ...(body.kyc as object), validTo: '0000-01-01' },
+      }),
+    ],
+    [
+      'a day February lacks',
+      (body: Record<string, unknown>) => ({
+        ...body,
+        kyc: { ...(body.kyc as object), validTo: '2023-02-29' },
+      }),
+    ],
+    ['a malformed email', (body: Record<string, unknown>) => ({ ...body, email: 'not-an-email' })],
+    ['a malformed id', (body: Record<string, unknown>) => ({ ...body, id: 'user-1' })],
+    ['an unknown key', (body: Record<string, unknown>) => ({ ...body, extra: 1 })],
+  ])('judges %s as the server does', (_what, change) => {
+    const body = change(created());
+    const expected = runtime.validator('UserCreated');
+    const standalone = compiled.created as ValidateFunction;
+    expect(standalone(body)).toBe(expected(body));
+    expect(
+      standalone.errors?.map(({ instancePath, keyword }) => `${instancePath} ${keyword}`) ?? null,
+    ).toEqual(
+      expected.errors?.map(({ instancePath, keyword }) => `${instancePath} ${keyword}`) ?? null,
+    );
+  });
+
+  it('judges a problem document too', () => {
+    const problem = examples.ValidationProblem?.value;
+    expect(compiled.problem?.(problem)).toBe(true);
+    expect(compiled.problem?.({ ...problem, status: 'four hundred' })).toBe(false);
+  });
+
+  it('needs the standalone option, and a schema the spec has', () => {
+    expect(() => runtime.standaloneModule({ created: 'UserCreated' })).toThrow(/standalone: true/);
+    expect(() =>
+      createSpecSchemas(openapiDocument, { standalone: true }).standaloneModule({ x: 'Nope' }),
+    ).toThrow(/no schema named Nope/);
   });
 });
 

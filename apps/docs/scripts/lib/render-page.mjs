@@ -1,6 +1,7 @@
 /**
  * Renders the docs page: `redocly build-docs --inlineBundle` with this package's Redoc options
- * and page template, then {@link inlineCdnAssets}, {@link hashRouterLinks} and the
+ * and page template, then {@link inlineCdnAssets}, {@link hashRouterLinks}, the console
+ * ({@link bundleConsole}, with the API origins it may call, {@link allowApiOrigins}) and the
  * {@link findExternalFetches} check.
  * Shared by the build (`scripts/build.mjs`) and the preview (`scripts/dev.mjs`).
  *
@@ -9,6 +10,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { allowApiOrigins } from './api-origins.mjs';
+import { bundleConsole, withConsole } from './console-bundle.mjs';
 import { hashRouterLinks } from './hash-links.mjs';
 import { findExternalFetches, inlineCdnAssets } from './offline.mjs';
 import { redocly } from './redocly.mjs';
@@ -24,13 +27,16 @@ export const PAGE_TEMPLATE = join(packageDir, 'templates/page.hbs');
  * Builds one page from a bundled spec. Telemetry is switched off here, whatever the caller's
  * environment says (the common brief: REDOCLY_TELEMETRY=off wherever Redocly runs).
  *
- * @param {{ spec: string; output: string; description: string }} page the bundled spec (YAML or
- *   JSON), where to write the page, and the meta description (the spec's info.summary)
- * @returns {Promise<{ bytes: number; redoclyMs: number }>} the page's size, and how long
- *   `redocly build-docs` itself took
- * @throws {Error} with Redocly's output when it fails, or the list of what would be fetched
+ * @param {{ spec: string; specJson: string; output: string; description: string; apiOrigins?: string[] }} page
+ *   the bundled spec (YAML or JSON) and the same as JSON (for the console), where to write the
+ *   page, the meta description (the spec's info.summary), and the origins besides its own the
+ *   console may call (DOCS_API_ORIGINS; none by default)
+ * @returns {Promise<{ bytes: number; redoclyMs: number; console: { bytes: number; gzipBytes: number } }>}
+ *   the page's size, how long `redocly build-docs` itself took, and the console's share
+ * @throws {Error} with Redocly's output when it fails, the list of what would be fetched, or the
+ *   console's build error (its budget included)
  */
-export async function renderPage({ spec, output, description }) {
+export async function renderPage({ spec, specJson, output, description, apiOrigins = [] }) {
   const started = performance.now();
   const { code, output: log } = await redocly(
     [
@@ -52,11 +58,19 @@ export async function renderPage({ spec, output, description }) {
   if (code !== 0) throw new Error(`redocly build-docs failed (exit ${code}):\n${log}`);
   const redoclyMs = performance.now() - started;
 
-  const html = hashRouterLinks(inlineCdnAssets(await readFile(output, 'utf8')));
+  const consoleBundle = await bundleConsole(JSON.parse(await readFile(specJson, 'utf8')));
+  const html = withConsole(
+    allowApiOrigins(hashRouterLinks(inlineCdnAssets(await readFile(output, 'utf8'))), apiOrigins),
+    consoleBundle.markup,
+  );
   const problems = findExternalFetches(html);
   if (problems.length > 0) {
     throw new Error(`the docs page would fetch from the network:\n- ${problems.join('\n- ')}`);
   }
   await writeFile(output, html);
-  return { bytes: Buffer.byteLength(html), redoclyMs };
+  return {
+    bytes: Buffer.byteLength(html),
+    redoclyMs,
+    console: { bytes: consoleBundle.bytes, gzipBytes: consoleBundle.gzipBytes },
+  };
 }

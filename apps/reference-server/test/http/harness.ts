@@ -62,6 +62,7 @@ export async function startTestServer(
     /** Share another test server's storage (and institutions) instead of opening a new one. */
     shareWith?: TestServer;
     rateLimitPerMinute?: number;
+    corsAllowOrigins?: string[];
     timeouts?: HttpTimeouts;
   } = {},
 ): Promise<TestServer> {
@@ -81,6 +82,7 @@ export async function startTestServer(
     ...(options.signature ? { signature: options.signature } : {}),
     ...(options.docsPage ? { docsPage: options.docsPage } : {}),
     ...(options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {}),
+    ...(options.corsAllowOrigins ? { corsAllowOrigins: options.corsAllowOrigins } : {}),
   });
   const server = createHttpServer(app, options.timeouts).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));

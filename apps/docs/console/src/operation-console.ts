@@ -1,0 +1,453 @@
+/**
+ * The console of one operation: a modal dialog named "Try it: <summary>" over the page (so the
+ * reader keeps their place; Escape closes it and gives focus back to the "Try it" control). It
+ * shows, as the reader types, the exact bytes, their signature and the `Authorization` header;
+ * sends them; shows the answer and whether it matches the spec; and keeps curl and TypeScript
+ * snippets of the same request, which sign for themselves.
+ *
+ * @module
+ */
+
+import { answerView, failureView, historyView } from './answer-views.js';
+import { copyText } from './clipboard.js';
+import { h, uniqueId } from './dom.js';
+import { connectionProblem, type PageLocation } from './environment.js';
+import { checkResponse, type Validator } from './response-check.js';
+import { type Answer, authorization, bodyBytes, operationUrl, send } from './send.js';
+import type { ConsoleSession, HistoryEntry } from './session.js';
+import { curlSnippet, typeScriptSnippet } from './snippets.js';
+import type { ConsoleOperation } from './spec-types.js';
+
+/** What every console of the page shares. */
+export interface ConsoleContext {
+  session: ConsoleSession;
+  validators: Record<string, Validator>;
+  page: PageLocation;
+  /** The origins the page's policy lets it call; undefined when the browser alone decides. */
+  allowedOrigins: string[] | undefined;
+  /** Why this page cannot sign (not a secure context), or undefined. */
+  signingProblem: string | undefined;
+}
+
+/** How many history entries a console lists (the session keeps more). */
+const shownHistory = 20;
+
+/** A labelled form field: its label's text, the control, and an optional hint under it. */
+function field(label: string, control: HTMLElement, hint?: HTMLElement): HTMLElement {
+  const id = uniqueId('try-it-field');
+  control.id = id;
+  if (hint) {
+    hint.id = `${id}-hint`;
+    control.setAttribute('aria-describedby', hint.id);
+  }
+  return h('div', { class: 'try-it-field' }, h('label', { for: id }, label), control, hint);
+}
+
+function labelOf(parameter: string): string {
+  return parameter === 'id' ? 'User id' : parameter;
+}
+
+/** The console of one operation. */
+export class OperationConsole {
+  readonly dialog: HTMLDialogElement;
+  private readonly baseUrl = h('input', { type: 'url', autocomplete: 'off', spellcheck: 'false' });
+  private readonly baseUrlProblem = h('p', { class: 'try-it-problem', 'aria-live': 'polite' });
+  private readonly publicKey = h('input', { autocomplete: 'off', spellcheck: 'false' });
+  private readonly secretKey = h('input', { type: 'password', autocomplete: 'off' });
+  private readonly remember = h('input', { type: 'checkbox' });
+  private readonly parameters = new Map<string, HTMLInputElement>();
+  /** The value last prefilled into each parameter, to tell it from the reader's own. */
+  private readonly prefilled = new Map<string, string>();
+  private readonly example = h('select');
+  private readonly body = h('textarea', { rows: '8', spellcheck: 'false', autocomplete: 'off' });
+  private readonly sendButton = h('button', { type: 'submit', class: 'try-it-send' }, 'Send');
+  private readonly sendStatus = h('p', { class: 'try-it-send-status', role: 'status' });
+  private readonly target = h('code');
+  private readonly bytes = h('span');
+  private readonly signature = h('code');
+  private readonly header = h('code');
+  private readonly response = h('div', { class: 'try-it-response' });
+  private readonly curl = h('pre', { class: 'try-it-code' });
+  private readonly typeScript = h('pre', { class: 'try-it-code' });
+  private readonly history = h('ol', { class: 'try-it-history' });
+  private opener: HTMLElement | undefined;
+  private preview = 0;
+  private sending = false;
+
+  constructor(
+    private readonly operation: ConsoleOperation,
+    private readonly context: ConsoleContext,
+  ) {
+    const titleId = uniqueId('try-it-title');
+    const { signingProblem, session } = context;
+    for (const name of operation.pathParameters) {
+      this.parameters.set(name, h('input', { autocomplete: 'off', spellcheck: 'false' }));
+    }
+    for (const [index, example] of operation.examples.entries()) {
+      this.example.append(h('option', { value: String(index) }, example.summary));
+    }
+    this.body.value = operation.examples[0] ? JSON.stringify(operation.examples[0].value) : '';
+
+    const update = () => this.update();
+    this.baseUrl.addEventListener('input', () => session.setBaseUrl(this.baseUrl.value.trim()));
+    for (const key of [this.publicKey, this.secretKey]) {
+      key.addEventListener('input', () =>
+        session.setKeys({
+          publicKey: this.publicKey.value.trim(),
+          secretKey: this.secretKey.value,
+        }),
+      );
+    }
+    this.remember.addEventListener('change', () => session.setRemember(this.remember.checked));
+    for (const input of this.parameters.values()) input.addEventListener('input', update);
+    this.example.addEventListener('change', () => {
+      const chosen = operation.examples[Number(this.example.value)];
+      if (chosen) this.body.value = JSON.stringify(chosen.value);
+      this.update();
+    });
+    this.body.addEventListener('input', update);
+    session.addEventListener('change', () => {
+      if (this.dialog.open) this.sync();
+    });
+
+    this.dialog = h(
+      'dialog',
+      { class: 'try-it-dialog', 'aria-labelledby': titleId },
+      h(
+        'div',
+        { class: 'try-it-head' },
+        h(
+          'div',
+          {},
+          h('h2', { id: titleId }, `Try it: ${operation.summary}`),
+          h(
+            'p',
+            { class: 'try-it-route' },
+            h('span', { class: 'try-it-method' }, operation.method),
+            ' ',
+            h('code', {}, operation.path),
+          ),
+        ),
+        h(
+          'button',
+          { type: 'button', class: 'try-it-close', onclick: () => this.dialog.close() },
+          'Close',
+        ),
+      ),
+      h(
+        'p',
+        { class: 'try-it-note' },
+        h('strong', {}, 'Use sandbox keys only.'),
+        ' The keys stay in this tab: in memory, or in its sessionStorage if you tick “Remember ' +
+          'the keys in this tab”. They never enter the URL, a snippet or the history.',
+      ),
+      signingProblem && h('p', { class: 'try-it-alert', role: 'alert' }, signingProblem),
+      h(
+        'div',
+        { class: 'try-it-columns' },
+        h(
+          'form',
+          {
+            class: 'try-it-request',
+            'aria-label': 'Request',
+            novalidate: true,
+            onsubmit: (event: Event) => {
+              event.preventDefault();
+              void this.submit();
+            },
+          },
+          field('Base URL', this.baseUrl, this.baseUrlProblem),
+          field('Public key', this.publicKey),
+          field('Secret key', this.secretKey),
+          h(
+            'label',
+            { class: 'try-it-check' },
+            this.remember,
+            ' Remember the keys in this tab (sessionStorage, gone when the tab closes)',
+          ),
+          ...[...this.parameters].map(([name, input]) =>
+            field(
+              labelOf(name),
+              input,
+              h('p', { class: 'try-it-hint' }, 'Prefilled from the last create answered here.'),
+            ),
+          ),
+          operation.examples.length > 0 && field('Example', this.example),
+          field(
+            'Request body',
+            this.body,
+            h(
+              'p',
+              { class: 'try-it-hint' },
+              'Exactly the bytes that are signed and sent (UTF-8), as you type them.',
+            ),
+          ),
+          h('div', { class: 'try-it-actions' }, this.sendButton, this.sendStatus),
+        ),
+        h(
+          'div',
+          { class: 'try-it-results' },
+          h(
+            'section',
+            { 'aria-label': 'Before sending' },
+            h('h3', {}, 'Before sending'),
+            h(
+              'dl',
+              { class: 'try-it-preview' },
+              h('dt', {}, 'Request'),
+              h('dd', {}, this.target),
+              h('dt', {}, 'Bytes'),
+              h('dd', {}, this.bytes),
+              h('dt', {}, 'Signature'),
+              h('dd', {}, this.signature),
+              h('dt', {}, 'Header'),
+              h('dd', {}, this.header),
+            ),
+          ),
+          h(
+            'section',
+            { 'aria-label': 'Response', 'aria-live': 'polite' },
+            h('h3', {}, 'Response'),
+            this.response,
+          ),
+          h(
+            'section',
+            { 'aria-label': 'Snippets' },
+            h('h3', {}, 'Snippets of this request'),
+            this.snippet('curl', 'bash: curl and openssl', this.curl),
+            this.snippet('TypeScript', 'TypeScript: @institution-api/client', this.typeScript),
+          ),
+          h(
+            'section',
+            { 'aria-label': 'History' },
+            h('h3', {}, 'Sent from this tab'),
+            this.history,
+          ),
+        ),
+      ),
+    );
+    this.dialog.addEventListener('close', () => {
+      // Redoc may have redrawn the operation, and its control with it, while the dialog was open.
+      const opener = this.opener?.isConnected
+        ? this.opener
+        : document.querySelector<HTMLElement>(
+            `[data-try-it="${CSS.escape(operation.operationId)}"]`,
+          );
+      opener?.focus();
+    });
+    this.response.append(h('p', { class: 'try-it-hint' }, 'Nothing sent yet.'));
+    if (signingProblem) this.sendButton.disabled = true;
+    document.body.append(this.dialog);
+  }
+
+  /**
+   * Opens the dialog; `opener` gets the focus back when it closes. Focus goes to the first empty
+   * field, else to Send.
+   */
+  open(opener: HTMLElement): void {
+    this.opener = opener;
+    this.sync();
+    this.dialog.showModal();
+    const empty = [this.baseUrl, this.publicKey, this.secretKey, ...this.parameters.values()].find(
+      (input) => input.value === '',
+    );
+    (empty ?? (this.sendButton.disabled ? this.body : this.sendButton)).focus();
+  }
+
+  /** A snippet with its copy button: a region named after the language ("curl …"). */
+  private snippet(language: string, title: string, code: HTMLPreElement): HTMLElement {
+    const copied = h('span', { class: 'try-it-copied', role: 'status' });
+    return h(
+      'div',
+      { class: 'try-it-snippet', role: 'region', 'aria-label': `${language} snippet` },
+      h(
+        'div',
+        { class: 'try-it-snippet-head' },
+        h('span', {}, title),
+        copied,
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: async () => {
+              const done = await copyText(code.textContent ?? '');
+              copied.textContent = done ? 'Copied.' : 'Select the text and copy it.';
+              setTimeout(() => {
+                copied.textContent = '';
+              }, 3000);
+            },
+          },
+          `Copy the ${language} snippet`,
+        ),
+      ),
+      code,
+    );
+  }
+
+  /** Takes the session's values (another console may have changed them), then updates. */
+  private sync(): void {
+    const { session } = this.context;
+    if (document.activeElement !== this.baseUrl) this.baseUrl.value = session.baseUrl;
+    if (document.activeElement !== this.publicKey) this.publicKey.value = session.keys.publicKey;
+    if (document.activeElement !== this.secretKey) this.secretKey.value = session.keys.secretKey;
+    this.remember.checked = session.remember;
+    // The last created user's id, unless the reader typed an id of their own.
+    const id = this.parameters.get('id');
+    const last = session.lastUserId;
+    if (id && last && id.value === (this.prefilled.get('id') ?? '')) {
+      id.value = last;
+      this.prefilled.set('id', last);
+    }
+    this.update();
+    this.showHistory();
+  }
+
+  private parameterValues(): Record<string, string> {
+    return Object.fromEntries([...this.parameters].map(([name, input]) => [name, input.value]));
+  }
+
+  /** Everything derived from the fields: the connection check, the preview, the snippets. */
+  private update(): void {
+    const { session, page, allowedOrigins, signingProblem } = this.context;
+    const problem = connectionProblem(session.baseUrl, page, allowedOrigins);
+    this.baseUrlProblem.textContent = problem ?? '';
+    this.sendButton.disabled = this.sending || signingProblem !== undefined || !!problem;
+
+    const text = this.body.value;
+    const bytes = bodyBytes(text);
+    let json = '';
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      json = ` It is not JSON (${(error as Error).message}): the server will answer 400.`;
+    }
+    this.bytes.textContent =
+      `${bytes.length} bytes: the Request body exactly, ` +
+      `${text.endsWith('\n') ? 'its final newline included' : 'with no final newline'}.${json}`;
+    try {
+      const url = operationUrl(session.baseUrl || '<base URL>', this.operation, {
+        ...this.parameterValues(),
+      });
+      this.target.textContent = `${this.operation.method} ${url}`;
+    } catch (error) {
+      this.target.textContent = `${this.operation.method} ${this.operation.path} (${(error as Error).message})`;
+    }
+
+    const request = { operation: this.operation, body: text, baseUrl: session.baseUrl };
+    this.curl.textContent = curlSnippet(request);
+    this.typeScript.textContent = typeScriptSnippet(request);
+    void this.sign(bytes);
+  }
+
+  /** The signature and header of the current bytes; a newer call's result wins. */
+  private async sign(bytes: Uint8Array): Promise<void> {
+    const turn = ++this.preview;
+    const { keys } = this.context.session;
+    let signature: string;
+    let header: string;
+    if (this.context.signingProblem) {
+      signature = header = 'unavailable: this page is not a secure context (see above)';
+    } else if (keys.secretKey === '') {
+      signature = header = 'needs the secret key';
+    } else if (keys.publicKey === '') {
+      signature = header = 'needs the public key';
+    } else {
+      try {
+        const value = await authorization(keys, bytes);
+        signature = value.slice(value.indexOf(':') + 1);
+        header = `Authorization: ${value}`;
+      } catch (error) {
+        signature = header = `cannot sign: ${(error as Error).message}`;
+      }
+    }
+    if (turn !== this.preview) return;
+    this.signature.textContent = signature;
+    this.header.textContent = header;
+  }
+
+  /** Sends the current request and shows the answer. */
+  private async submit(): Promise<void> {
+    if (this.sending || this.sendButton.disabled) return;
+    const { session } = this.context;
+    const bytes = bodyBytes(this.body.value);
+    let url: string;
+    let signed: string;
+    try {
+      url = operationUrl(session.baseUrl, this.operation, this.parameterValues());
+      signed = await authorization(session.keys, bytes);
+    } catch (error) {
+      this.sendStatus.textContent = `Not sent: ${(error as Error).message}.`;
+      return;
+    }
+    this.sending = true;
+    this.sendButton.disabled = true;
+    this.sendStatus.textContent = 'Sending…';
+    const entry: HistoryEntry = {
+      at: new Date().toISOString(),
+      operationId: this.operation.operationId,
+      method: this.operation.method,
+      url,
+      bytes: bytes.length,
+      outcome: 'no answer',
+      verdict: '',
+      ms: 0,
+    };
+    try {
+      const answer = await send(this.operation.method, url, bytes, signed);
+      const check = checkResponse(
+        this.operation,
+        this.context.validators,
+        answer.status,
+        answer.contentType,
+        answer.text,
+      );
+      this.response.replaceChildren(...answerView(answer, check));
+      this.revealResponse();
+      this.rememberUser(answer);
+      Object.assign(entry, {
+        outcome: `${answer.status} ${answer.statusText}`.trim(),
+        verdict: check.valid ? 'valid' : 'invalid',
+        ms: answer.ms,
+      });
+      this.sendStatus.textContent = '';
+    } catch (error) {
+      this.response.replaceChildren(
+        ...failureView(error as Error, new URL(url).origin, this.context.page.origin),
+      );
+      this.revealResponse();
+      this.sendStatus.textContent = '';
+    } finally {
+      this.sending = false;
+      session.record(entry);
+      this.update();
+    }
+  }
+
+  /**
+   * Scrolls the answer into view when it is below what the dialog shows: in the one-column
+   * layout (narrow windows) it comes after the form.
+   */
+  private revealResponse(): void {
+    const dialog = this.dialog.getBoundingClientRect();
+    if (this.response.getBoundingClientRect().top > dialog.bottom - 48) {
+      this.response.parentElement?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    }
+  }
+
+  /** A create that answered a user: its id prefills the update console. */
+  private rememberUser(answer: Answer): void {
+    if (this.operation.pathParameters.length > 0 || answer.status >= 300) return;
+    try {
+      const { id } = JSON.parse(answer.text) as { id?: unknown };
+      if (typeof id === 'string') this.context.session.setLastUserId(id);
+    } catch {
+      // not a user: nothing to remember
+    }
+  }
+
+  private showHistory(): void {
+    this.history.replaceChildren(
+      ...historyView(this.context.session.history.slice(-shownHistory).reverse()),
+    );
+  }
+}

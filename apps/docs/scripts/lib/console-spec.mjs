@@ -1,0 +1,95 @@
+/**
+ * What the docs console needs to know of the bundled spec, taken out at build time: each
+ * operation's method, path, summary, named request examples, and for each documented status the
+ * media type and the component schema its body must match. The page then carries this small
+ * description (and validators compiled from the same spec) instead of reading Redoc's copy.
+ *
+ * @module
+ */
+
+const methods = ['get', 'put', 'post', 'delete', 'patch'];
+
+/**
+ * @typedef {import('../../console/src/spec-types.js').ConsoleSpec} ConsoleSpec
+ * @typedef {import('../../console/src/spec-types.js').ConsoleResponse} ConsoleResponse
+ */
+
+/**
+ * The console's description of a bundled OpenAPI 3.1 document (refs to `#/components/...`
+ * resolved).
+ *
+ * @param {any} document the bundled spec, parsed
+ * @returns {ConsoleSpec}
+ * @throws {Error} naming the operation, when a response body's schema is not a named component
+ *   schema (the console's validators are compiled per component schema)
+ */
+export function consoleSpec(document) {
+  /** @param {any} value */
+  const resolve = (value) => {
+    const ref = value?.$ref;
+    if (typeof ref !== 'string') return value;
+    const [, section, name] = /^#\/components\/([^/]+)\/([^/]+)$/.exec(ref) ?? [];
+    const target = section && name ? document.components?.[section]?.[name] : undefined;
+    if (target === undefined) throw new Error(`the spec's ${ref} does not resolve`);
+    return resolve(target);
+  };
+
+  const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    methods
+      .filter((method) => item[method] !== undefined)
+      .map((method) => {
+        const operation = item[method];
+        const operationId = operation.operationId ?? `${method} ${path}`;
+        const content = resolve(operation.requestBody)?.content?.['application/json'];
+        return {
+          operationId,
+          method: method.toUpperCase(),
+          path,
+          summary: operation.summary ?? operationId,
+          pathParameters: [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => String(name)),
+          examples: Object.entries(content?.examples ?? {}).map(([name, example]) => {
+            const { summary, value } = resolve(example);
+            return { name, summary: summary ?? name, value };
+          }),
+          responses: Object.fromEntries(
+            Object.entries(operation.responses ?? {}).map(([status, response]) => [
+              status,
+              responseOf(resolve(response), `${operationId} ${status}`),
+            ]),
+          ),
+        };
+      }),
+  );
+  return { serverUrl: document.servers?.[0]?.url, operations };
+}
+
+/**
+ * @param {any} response
+ * @param {string} where
+ * @returns {ConsoleResponse}
+ */
+function responseOf(response, where) {
+  const [mediaType, media] = Object.entries(response.content ?? {})[0] ?? [];
+  if (mediaType === undefined) return { description: response.description ?? '' };
+  const ref = media?.schema?.$ref;
+  const schema = typeof ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1] : '';
+  if (!schema) {
+    throw new Error(
+      `${where}: the console validates answers against named schemas (#/components/schemas/...), and this one is inline`,
+    );
+  }
+  return { description: response.description ?? '', mediaType, schema };
+}
+
+/**
+ * The component schemas the answers of these operations are checked against.
+ *
+ * @param {ConsoleSpec} spec
+ * @returns {string[]}
+ */
+export function responseSchemas(spec) {
+  const names = spec.operations.flatMap(({ responses }) =>
+    Object.values(responses).flatMap(({ schema }) => (schema ? [schema] : [])),
+  );
+  return [...new Set(names)].sort();
+}

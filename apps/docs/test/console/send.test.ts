@@ -1,0 +1,48 @@
+/** Signing and addressing a console request, with the signing package's Web Crypto signer. */
+import { formatAuthorization, signSync } from '@institution-api/signing/node';
+import { describe, expect, it } from 'vitest';
+import { authorization, bodyBytes, operationUrl } from '../../console/src/send.js';
+import type { ConsoleOperation } from '../../console/src/spec-types.js';
+
+const update: ConsoleOperation = {
+  operationId: 'updateUser',
+  method: 'PUT',
+  path: '/api/v1/external/users/{id}',
+  summary: 'Update a user',
+  pathParameters: ['id'],
+  examples: [],
+  responses: {},
+};
+
+describe('authorization', () => {
+  it('signs the UTF-8 bytes, as the node signer does', async () => {
+    const text = '{"firstName":"Ɛfua"}';
+    const keys = { publicKey: 'pk_send', secretKey: 'sk_send_0123456789' };
+    expect(await authorization(keys, bodyBytes(text))).toBe(
+      formatAuthorization(keys.publicKey, signSync(text, keys.secretKey)),
+    );
+    expect(bodyBytes(text)).toHaveLength(Buffer.byteLength(text));
+  });
+
+  it('refuses a public key the server cannot accept, and an empty secret, without the keys', async () => {
+    const bytes = bodyBytes('{}');
+    await expect(
+      authorization({ publicKey: 'pk:x', secretKey: 'secret-1' }, bytes),
+    ).rejects.toThrow("publicKey must not contain ':'");
+    await expect(authorization({ publicKey: 'pk', secretKey: '' }, bytes)).rejects.toThrow(
+      'the secret key is empty',
+    );
+  });
+});
+
+describe('operationUrl', () => {
+  it('puts the encoded parameter in the path under the base URL', () => {
+    expect(operationUrl('http://localhost:8080/', update, { id: ' a/b?c ' })).toBe(
+      'http://localhost:8080/api/v1/external/users/a%2Fb%3Fc',
+    );
+  });
+
+  it('names an empty parameter', () => {
+    expect(() => operationUrl('http://localhost:8080', update, { id: '' })).toThrow('id is empty');
+  });
+});
