@@ -17,6 +17,7 @@ import { readRawBody } from './http/raw-body.js';
 import { requestContext } from './http/request-context.js';
 import { methodNotAllowed, notFound } from './http/routing.js';
 import { createUserInputErrors } from './http/validation/user-input-errors.js';
+import type { OutageLog } from './storage/outage-log.js';
 import type { Storage } from './storage/types.js';
 import { userHandlers } from './users/user-handlers.js';
 
@@ -30,6 +31,8 @@ export interface AppDependencies {
   docsPage?: string;
   /** RATE_LIMIT_PER_MINUTE: authenticated requests per institution and minute; none when absent. */
   rateLimitPerMinute?: number;
+  /** Told of each request answered 503 because the database is unavailable (storage/outage-log.ts). */
+  outageLog?: Pick<OutageLog, 'refusedRequest'>;
   /** CORS_ALLOW_ORIGINS: origins a docs page hosted elsewhere may call from; none when absent. */
   corsAllowOrigins?: readonly string[];
 }
@@ -110,6 +113,6 @@ export function createApp(deps: AppDependencies): Express {
   app.use(api);
 
   app.use(notFound());
-  app.use(errorHandler());
+  app.use(errorHandler(deps.outageLog));
   return app;
 }

@@ -8,7 +8,7 @@ import { createHttpServer } from './http/http-server.js';
 import { createLogger, flushLogs } from './logger.js';
 import { handleStopSignals, logFlushTimeoutMs, type StopControl } from './shutdown.js';
 import { defaultDataDir, openStorage } from './storage/open-storage.js';
-import { outageLog } from './storage/outage-log.js';
+import { type OutageLog, outageLog } from './storage/outage-log.js';
 import type { InstitutionCredential, Storage } from './storage/types.js';
 
 /**
@@ -25,6 +25,7 @@ async function main(): Promise<void> {
   const stop = handleStopSignals({ logger, drainTimeoutMs: config.shutdownDrainMs });
   try {
     logger.debug('opening the storage');
+    const outage = outageLog(logger);
     const storage = await openStorage(config.databaseUrl, {
       defaultDataDir,
       // One line each, no stack: a restart of PostgreSQL ends every idle connection at once.
@@ -33,10 +34,10 @@ async function main(): Promise<void> {
           { code: (error as { code?: unknown }).code, cause: error.message },
           'idle database connection failed',
         ),
-      health: outageLog(logger),
+      health: outage,
     });
     stop.storage(storage);
-    if (!stop.stopping) await serve(config, storage, logger, stop);
+    if (!stop.stopping) await serve(config, storage, logger, stop, outage);
   } catch (error) {
     // Logged too, so that the error is written before the exit drops what is still buffered.
     logger.fatal({ err: error }, 'failed to start');
@@ -50,6 +51,7 @@ async function serve(
   storage: Storage,
   logger: Logger,
   stop: StopControl,
+  outage: OutageLog,
 ): Promise<void> {
   if (config.institutionCredentials) {
     await storage.upsertCredentials(config.institutionCredentials);
@@ -73,6 +75,7 @@ async function serve(
       signature: config.signature,
       rateLimitPerMinute: config.rateLimitPerMinute,
       corsAllowOrigins: config.corsAllowOrigins,
+      outageLog: outage,
     }),
   );
   stop.server(server);

@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 /** What a listed origin may send: the interface's two methods, signed, with a JSON body. */
 const allowedMethods = 'POST, PUT';
 const allowedHeaders = 'Authorization, Content-Type';
-/** What a listed origin may read beyond the CORS-safelisted headers: the 429's wait. */
+/** What a listed origin may read beyond the CORS-safelisted headers: the wait of a 429 or a 503. */
 const exposedHeaders = 'Retry-After';
 /** How long a browser may reuse a preflight's answer, in seconds. */
 const preflightMaxAgeSeconds = '600';

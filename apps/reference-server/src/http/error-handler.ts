@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
+import type { OutageLog } from '../storage/outage-log.js';
 import { StorageUnavailableError } from '../storage/unavailable.js';
 import { ResponseContractError } from './contract.js';
 import { HttpProblem, problemKinds, sendProblem, validationProblem } from './problem.js';
@@ -20,13 +21,14 @@ export const unavailableRetryAfterSeconds = 1;
  * A {@link ResponseContractError} says so honestly: the write it reports on may have happened
  * (retrying is still safe: a repeated create answers 200, a repeated update replaces again).
  */
-export function errorHandler(): ErrorRequestHandler {
+export function errorHandler(outageLog?: Pick<OutageLog, 'refusedRequest'>): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (res.headersSent) {
       req.log.error({ err: error }, 'error after the response started');
       return next(error);
     }
     const problem = asProblem(error);
+    if (error instanceof StorageUnavailableError) outageLog?.refusedRequest();
     if (problem.kind === problemKinds.internal) req.log.error({ err: error }, 'request failed');
     sendProblem(req, res, problem);
   };

@@ -1,6 +1,12 @@
 import type { Logger } from 'pino';
 import type { StorageHealthObserver } from './unavailable.js';
 
+/** The outage log: told of the storage's calls, and of each request answered 503 for want of it. */
+export interface OutageLog extends StorageHealthObserver {
+  /** A request was answered 503 `unavailable` (several may share one failed call to the database). */
+  refusedRequest(): void;
+}
+
 /**
  * How long the database must answer without a fault before an outage counts as over: a full disk
  * or a restarting server fails some calls and serves others for a while, which is one outage, not
@@ -15,7 +21,7 @@ export const outageQuietMs = 1_000;
  * 503), instead of an error and a stack per request. A quiet server reports the end late: at its
  * next call that succeeds.
  */
-export function outageLog(logger: Logger, now: () => number = Date.now): StorageHealthObserver {
+export function outageLog(logger: Logger, now: () => number = Date.now): OutageLog {
   let outage:
     | { since: number; lastFault: number; refusedRequests: number; failedHealthChecks: number }
     | undefined;
@@ -32,7 +38,9 @@ export function outageLog(logger: Logger, now: () => number = Date.now): Storage
       }
       outage.lastFault = time;
       if (call === 'ping') outage.failedHealthChecks += 1;
-      else outage.refusedRequests += 1;
+    },
+    refusedRequest() {
+      if (outage) outage.refusedRequests += 1;
     },
     available() {
       if (!outage) return;

@@ -31,6 +31,9 @@ describe('outageLog', () => {
     for (let ms = 0; ms < 500; ms += 10) {
       at(ms);
       log.unavailable(fault, 'createOrAddUser');
+      // Requests sharing one failed call (the credential lookup) are each a refused request.
+      log.refusedRequest();
+      log.refusedRequest();
     }
     log.unavailable(fault, 'ping');
     at(2_000);
@@ -47,7 +50,7 @@ describe('outageLog', () => {
     expect(lines[0]).not.toHaveProperty('err');
     expect(lines[1]).toMatchObject({
       durationMs: 2_000,
-      refusedRequests: 50,
+      refusedRequests: 100,
       failedHealthChecks: 1,
     });
   });
@@ -55,10 +58,12 @@ describe('outageLog', () => {
   it('counts successes between failures as part of the outage until it has been quiet', () => {
     const { lines, log, fault, at } = setUp();
     log.unavailable(fault, 'updateUser');
+    log.refusedRequest();
     at(outageQuietMs - 1);
     log.available();
     at(outageQuietMs);
     log.unavailable(fault, 'updateUser');
+    log.refusedRequest();
     at(2 * outageQuietMs - 1);
     log.available();
     expect(lines).toHaveLength(1);
