@@ -118,6 +118,44 @@ async function send(
 
 const json = (exchange: Exchange) => exchange.answer?.json as Body | undefined;
 
+/**
+ * A create that recognized an existing user (spec: createUser, "200 OK ... Its stored details are
+ * returned unchanged"): 200 with that user's id, and the stored details, not the request's.
+ * `words` says what happened, for the failure's message.
+ */
+function expectExistingUser(
+  real: Real,
+  check: CheckId,
+  exchange: Exchange,
+  person: Person,
+  words: { answered: string; changed: string },
+) {
+  const answer = json(exchange);
+  const id = answer?.[real.link.property];
+  if (exchange.answer?.status !== 200 || String(id) !== person.id) {
+    fail(
+      check,
+      real.create,
+      `${words.answered} answered ${exchange.answer?.status ?? exchange.error} with ${real.link.property} ${JSON.stringify(id)}`,
+      `200 with ${real.link.property} ${person.id}`,
+      exchange,
+    );
+  }
+  const differences = detailDifferences(
+    person.stored,
+    answeredDetails(answer, person.stored.monthlyIncome) ?? {},
+  );
+  if (differences.length > 0) {
+    fail(
+      check,
+      real.create,
+      `${words.changed}: ${differences.slice(0, 3).join('; ')}`,
+      'the stored details, unchanged',
+      exchange,
+    );
+  }
+}
+
 /** Create a person nobody has: 201 with an id and what was sent. */
 export class CreateNew implements Command {
   constructor(readonly body: unknown) {}
@@ -153,7 +191,7 @@ export class CreateNew implements Command {
       );
     }
     pass(real, check, real.create);
-    const user = readUser(answer);
+    const user = readUser(json(exchange));
     model.persons.push({
       id: String(id),
       owners: new Set(['main']),
@@ -251,31 +289,12 @@ export class CreateAgain implements Command {
     real.steps.push(`create person ${model.persons.indexOf(person) + 1} again (same card)`);
     const exchange = await send(real, real.create, body, 'main');
     const check = 'stateful_create_again';
-    const answer = json(exchange);
-    if (exchange.answer?.status !== 200 || String(answer?.[real.link.property]) !== person.id) {
-      fail(
-        check,
-        real.create,
-        `creating again a user of the calling institution answered ${exchange.answer?.status ?? exchange.error} with ${real.link.property} ${JSON.stringify(answer?.[real.link.property])}`,
-        `200 with ${real.link.property} ${person.id}`,
-        exchange,
-      );
-    }
-    const differences = detailDifferences(
-      person.stored,
-      answeredDetails(answer, person.stored.monthlyIncome) ?? {},
-    );
-    if (differences.length > 0) {
-      fail(
-        check,
-        real.create,
-        `creating again changed or misreported the stored details: ${differences.slice(0, 3).join('; ')}`,
-        'the stored details, unchanged',
-        exchange,
-      );
-    }
+    expectExistingUser(real, check, exchange, person, {
+      answered: 'creating again a user of the calling institution',
+      changed: 'creating again changed or misreported the stored details',
+    });
     pass(real, check, real.create);
-    const user = readUser(answer);
+    const user = readUser(json(exchange));
     const last = person.lastAnswer;
     if (user && last && last.shape === 'update' && last.version === person.version) {
       const { monthlyIncome: _a, ...fromCreate } = user;
@@ -358,7 +377,6 @@ export class OtherCreate implements Command {
     );
     const exchange = await send(real, real.create, body, 'other');
     const check = 'stateful_institution_scope';
-    const answer = json(exchange);
     if (!this.sameMobile) {
       if (exchange.answer?.status !== 409) {
         fail(
@@ -385,28 +403,10 @@ export class OtherCreate implements Command {
       pass(real, check, real.create);
       return;
     }
-    if (exchange.answer?.status !== 200 || String(answer?.[real.link.property]) !== person.id) {
-      fail(
-        check,
-        real.create,
-        `another institution's create with the same card and mobile answered ${exchange.answer?.status ?? exchange.error} with ${real.link.property} ${JSON.stringify(answer?.[real.link.property])}`,
-        `200 with ${real.link.property} ${person.id}`,
-        exchange,
-      );
-    }
-    const differences = detailDifferences(
-      person.stored,
-      answeredDetails(answer, person.stored.monthlyIncome) ?? {},
-    );
-    if (differences.length > 0) {
-      fail(
-        check,
-        real.create,
-        `joining a person changed or misreported its stored details: ${differences.slice(0, 3).join('; ')}`,
-        'the stored details, unchanged',
-        exchange,
-      );
-    }
+    expectExistingUser(real, check, exchange, person, {
+      answered: "another institution's create with the same card and mobile",
+      changed: 'joining a person changed or misreported its stored details',
+    });
     pass(real, check, real.create);
     person.owners.add('other');
   }
