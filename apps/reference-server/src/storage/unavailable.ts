@@ -78,7 +78,7 @@ export function guardStorage(
 }
 
 /** `error` as a {@link StorageUnavailableError} when `classify` calls it a fault, else undefined. */
-export function asUnavailable(
+function asUnavailable(
   error: unknown,
   classify: FaultClassifier,
 ): StorageUnavailableError | undefined {
