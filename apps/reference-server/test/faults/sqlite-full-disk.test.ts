@@ -67,7 +67,7 @@ function fillDisk(file: string): number {
   return written;
 }
 
-describe('the embedded database on a full disk', () => {
+describe('the embedded database on a full disk', { timeout: 90_000 }, () => {
   test('refused creates are 503s; space freed, 201s within 2 s; after a restart nothing is lost', async (context) => {
     if (cannotMount) return context.skip(cannotMount);
     const dataDir = join(dir, 'data');
