@@ -13,18 +13,25 @@ export interface BatcherOptions {
 }
 
 /**
- * Turns `run`, which handles a whole batch of inputs (one promise of an outcome per input, in
- * their order), into a function of one input. The calls of one turn of the event loop go out
- * together, and while `maxInFlight` batches run, new calls queue and go out together when one
- * ends (or stalls): the busier the server, the bigger the batches, with no delay when it is idle.
+ * Turns `run`, which handles a whole batch of inputs and settles with one outcome per input (in
+ * their order; a rejection fails every input of the batch), into a function of one input. The
+ * calls of one turn of the event loop go out together, and while `maxInFlight` batches run, new
+ * calls queue and go out together when one ends (or stalls): the busier the server, the bigger the
+ * batches, with no delay when it is idle.
+ *
+ * When a batch ends, the calls waiting for it are handed to `run` before the callers of the one
+ * that ended resume, and those resume on a later tick (`process.nextTick`) than any `run` started
+ * its I/O on (pg-pool dispatches a query on the next tick): so the database works on the next
+ * batch while this process answers the last one, instead of after.
  */
 export function batcher<Input, Output>(
-  run: (inputs: Input[]) => Promise<Output>[],
+  run: (inputs: Input[]) => Promise<readonly PromiseSettledResult<Output>[]>,
   { maxInFlight, maxBatchSize, stalledAfterMs }: BatcherOptions,
 ): (input: Input) => Promise<Output> {
   interface Call {
     input: Input;
-    resolve: (output: Promise<Output>) => void;
+    resolve: (output: Output) => void;
+    reject: (reason: unknown) => void;
   }
   const queue: Call[] = [];
   /** When each running batch started (`performance.now()`). */
@@ -52,17 +59,29 @@ export function batcher<Input, Output>(
       const batch = queue.splice(0, maxBatchSize);
       const entry = { startedAt: performance.now() };
       running.add(entry);
-      let outcomes: Promise<Output>[];
+      const ended = (settle: (call: Call, index: number) => void) => {
+        running.delete(entry);
+        flush();
+        process.nextTick(() => batch.forEach(settle));
+      };
+      let outcomes: Promise<readonly PromiseSettledResult<Output>[]>;
       try {
         outcomes = run(batch.map((call) => call.input));
       } catch (error) {
-        outcomes = batch.map(() => Promise.reject(error));
+        outcomes = Promise.reject(error);
       }
-      for (const [index, call] of batch.entries()) call.resolve(outcomes[index] as Promise<Output>);
-      void Promise.allSettled(outcomes).then(() => {
-        running.delete(entry);
-        schedule();
-      });
+      outcomes.then(
+        (results) =>
+          ended((call, index) => {
+            const result = results[index];
+            if (result?.status === 'fulfilled') call.resolve(result.value);
+            else
+              call.reject(
+                result ? result.reason : new Error('The batch gave this call no outcome'),
+              );
+          }),
+        (error: unknown) => ended((call) => call.reject(error)),
+      );
     }
     watchForStall();
   };
@@ -85,8 +104,8 @@ export function batcher<Input, Output>(
   };
 
   return (input) =>
-    new Promise<Output>((resolve) => {
-      queue.push({ input, resolve });
+    new Promise<Output>((resolve, reject) => {
+      queue.push({ input, resolve, reject });
       schedule();
     });
 }

@@ -198,6 +198,8 @@ const createAttempts = 3;
  * ends. On a durable PostgreSQL (fsync on), each batch waits for its commit's flush, and the
  * longer that wait, the bigger the next batch: per create, 303 against 356 µs of server CPU and
  * 145 against 258 µs of PostgreSQL CPU than with two batches in flight (README, "PostgreSQL").
+ * The next batch goes to PostgreSQL before the answers of the last are written (see batcher), so
+ * that its statement and its flush overlap this process's work on those answers.
  * A batch still running after {@link batchStalledAfterMs} (a lock, a dead connection) lets the
  * next one go, so one stalled batch does not hold back every create.
  */
@@ -222,7 +224,7 @@ export function createPostgresStorage(pool: pg.Pool, health?: StorageHealthObser
     const rows = await query<UserRow & { i: number }>('create-users', createSql, [
       JSON.stringify(creates.map(createRow)),
     ]);
-    const inserted: (UserRow | undefined)[] = new Array(creates.length);
+    const inserted: (UserRow | undefined)[] = new Array(creates.length).fill(undefined);
     for (const row of rows) inserted[row.i] = row;
     return inserted;
   };
@@ -232,20 +234,18 @@ export function createPostgresStorage(pool: pg.Pool, health?: StorageHealthObser
    * statement: fewer round trips and one transaction where there were many (README, "PostgreSQL").
    */
   const insertUser = batcher(
-    (creates: NewUser[]) => {
-      const batch = insertUsers(creates);
-      return creates.map((create, index) =>
-        batch.then(
-          (inserted) => inserted[index],
-          (error: unknown) => {
-            // A database that is down fails each create alone too, only later.
-            if (creates.length === 1 || postgresFault(error)) throw error;
-            // The batch failed as a whole (one of its creates broke a constraint, say): each of
-            // its creates tries alone, so that only the one at fault fails.
-            return insertUsers([create]).then(([inserted]) => inserted);
-          },
-        ),
-      );
+    async (creates: NewUser[]): Promise<PromiseSettledResult<UserRow | undefined>[]> => {
+      try {
+        return (await insertUsers(creates)).map((value) => ({ status: 'fulfilled', value }));
+      } catch (error) {
+        // A database that is down fails each create alone too, only later.
+        if (creates.length === 1 || postgresFault(error)) throw error;
+        // The batch failed as a whole (one of its creates broke a constraint, say): each of its
+        // creates tries alone, so that only the one at fault fails.
+        return Promise.allSettled(
+          creates.map((create) => insertUsers([create]).then(([inserted]) => inserted)),
+        );
+      }
     },
     {
       maxInFlight: batchesInFlight,

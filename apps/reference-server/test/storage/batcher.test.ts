@@ -8,7 +8,9 @@ function recordingRun() {
   const run = (inputs: string[]) => {
     const { promise, resolve, reject } = Promise.withResolvers<void>();
     batches.push({ inputs, end: (error) => (error ? reject(error) : resolve()) });
-    return inputs.map((input) => promise.then(() => input.toUpperCase()));
+    return promise.then(() =>
+      inputs.map((input) => ({ status: 'fulfilled' as const, value: input.toUpperCase() })),
+    );
   };
   return { run, batches };
 }
@@ -85,13 +87,53 @@ describe('batcher', () => {
     expect(await next).toBe('C');
   });
 
+  test('each call gets its own outcome: one input of a batch can fail alone', async () => {
+    const call = batcher(
+      async (inputs: string[]) =>
+        inputs.map(
+          (input): PromiseSettledResult<string> =>
+            input === 'bad'
+              ? { status: 'rejected', reason: new Error(`refused ${input}`) }
+              : { status: 'fulfilled', value: input },
+        ),
+      { maxInFlight: 1, maxBatchSize: 10 },
+    );
+    const outcomes = await Promise.allSettled(['a', 'bad', 'c'].map(call));
+    expect(outcomes).toEqual([
+      { status: 'fulfilled', value: 'a' },
+      { status: 'rejected', reason: new Error('refused bad') },
+      { status: 'fulfilled', value: 'c' },
+    ]);
+  });
+
+  test('the next batch starts before the callers of the one that ended resume', async () => {
+    // As pg-pool does, each batch's I/O starts on the next tick; the database can then work on
+    // the next batch while this process answers the callers of the last one.
+    const sent: string[][] = [];
+    const { run, batches } = recordingRun();
+    const call = batcher(
+      (inputs: string[]) => {
+        process.nextTick(() => sent.push(inputs));
+        return run(inputs);
+      },
+      { maxInFlight: 1, maxBatchSize: 10 },
+    );
+    const a = call('a').then(() => sent.map((inputs) => inputs.join()));
+    await turn();
+    void call('b');
+    void call('c');
+    await turn();
+    batches[0]?.end();
+    expect(await a).toEqual(['a', 'b,c']);
+  });
+
   test('a run that throws fails its calls instead of stalling the queue', async () => {
     let calls = 0;
     const call = batcher(
       (inputs: string[]) => {
         calls += 1;
         if (calls === 1) throw new Error('broken');
-        return inputs.map(async (input) => input);
+        return Promise.resolve(inputs.map((value) => ({ status: 'fulfilled' as const, value })));
       },
       { maxInFlight: 1, maxBatchSize: 10 },
     );
