@@ -101,6 +101,11 @@ const createFields = {
  * (someone else's); such a create is not in the result, and {@link recognizeSql} finds out which.
  * Users are inserted in card-number order, so that batches on different servers take the card
  * numbers' locks in one order; a create is matched to its user by the id it brought.
+ *
+ * It returns what only the database knows of each new user, the creation times: the rest is what
+ * the create sent, stored as sent (the columns' types give back what they took: dates are checked
+ * calendar days, text is text, numbers are doubles), so reading it back would be work for
+ * PostgreSQL and for this process, on every create, to learn nothing.
  */
 const createSql = `
   WITH input AS (
@@ -111,20 +116,27 @@ const createSql = `
     INSERT INTO users (id, ${userWritableColumns.join(', ')})
     SELECT id, ${userWritableColumns.join(', ')} FROM input ORDER BY ghana_card_number
     ON CONFLICT DO NOTHING
-    RETURNING *
+    RETURNING id, created_at
   ), created AS (
-    SELECT input.*, u.id AS user_id FROM u JOIN input USING (id)
+    SELECT input.*, u.created_at FROM u JOIN input USING (id)
   ), a AS (
     INSERT INTO accounts (id, user_id, type, number, network, bank_name, name)
-    SELECT account_id, user_id, account_type, account_number, account_network, account_bank_name,
+    SELECT account_id, id, account_type, account_number, account_network, account_bank_name,
       account_name
     FROM created WHERE account_type IS NOT NULL
-    RETURNING *
+    RETURNING user_id, created_at
   ), membership AS (
-    INSERT INTO memberships (institution_id, user_id) SELECT institution_id, user_id FROM created
+    INSERT INTO memberships (institution_id, user_id) SELECT institution_id, id FROM created
   )
-  SELECT created.i, ${userRowColumns('u')}
-  FROM u JOIN created ON created.user_id = u.id LEFT JOIN a ON a.user_id = u.id`;
+  SELECT created.i, created.created_at, a.created_at AS account_created_at
+  FROM created LEFT JOIN a ON a.user_id = created.id`;
+
+/** What {@link createSql} returns of each user it inserted. */
+interface InsertedRow {
+  i: number;
+  created_at: Date;
+  account_created_at: Date | null;
+}
 
 /** One create, as {@link createSql} takes it. */
 interface NewUser {
@@ -221,12 +233,14 @@ export function createPostgresStorage(pool: pg.Pool, health?: StorageHealthObser
 
   /** createSql for these creates: the row of each, undefined for those it skipped. */
   const insertUsers = async (creates: NewUser[]) => {
-    const rows = await query<UserRow & { i: number }>('create-users', createSql, [
-      JSON.stringify(creates.map(createRow)),
-    ]);
-    const inserted: (UserRow | undefined)[] = new Array(creates.length).fill(undefined);
-    for (const row of rows) inserted[row.i] = row;
-    return inserted;
+    const rows = creates.map(createRow);
+    const inserted = await query<InsertedRow>('create-users', createSql, [JSON.stringify(rows)]);
+    const users: (UserRow | undefined)[] = new Array(creates.length).fill(undefined);
+    for (const { i, created_at, account_created_at } of inserted) {
+      // documents: the column's default, which createSql leaves it at.
+      users[i] = { ...rows[i], documents: [], created_at, account_created_at } as UserRow;
+    }
+    return users;
   };
 
   /**
@@ -346,7 +360,7 @@ export function createPostgresStorage(pool: pg.Pool, health?: StorageHealthObser
   return guardStorage(storage, postgresFault, health);
 }
 
-/** One create as an element of createSql's JSON array. */
+/** One create as an element of createSql's JSON array: the columns of its user and account. */
 function createRow({ institutionId, details }: NewUser, i: number) {
   const row: Record<string, unknown> = { i, id: newId(), institution_id: institutionId };
   const values = userColumnValues(details, postgresCodec);
