@@ -1,0 +1,116 @@
+// Compares builds of this server on a durable PostgreSQL, as a change to its storage is judged: each
+// build its own server on its own database of one PostgreSQL (fsync on), signed creates at
+// 10 connections, runs interleaved (the order reversed every other run), so that a machine whose
+// speed drifts over minutes skews each run of every build alike. Prints per run: creates/s, p50/p99,
+// the server's CPU per create (from /proc: on a VM that reports no steal time, time taken by the host
+// counts here too) and creates per commit (pg_stat_database); then the median of each build and,
+// per run, each build against the first.
+//
+//   npm run build && cp -r dist dist-after            # the change
+//   git stash && npm run build && cp -r dist dist-before && git stash pop
+//   node bench/compare-builds.mjs dist-before dist-after
+//
+// The build directories must sit in this package (their imports resolve from here); `dist-*` is
+// ignored by git. RUNS (6), DURATION (5 s), CONNECTIONS (10), WARMUP (3 s) adjust it. Linux only.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { drive, median } from './lib/load.mjs';
+import { createRequest, credentialsEnv } from './lib/requests.mjs';
+import {
+  killAll,
+  packageDir,
+  serverHeapFlags,
+  startPostgres,
+  startProcess,
+  stopEverythingOnSignals,
+} from './lib/servers.mjs';
+
+const builds = process.argv.slice(2);
+const runs = Number(process.env.RUNS ?? 6);
+const duration = Number(process.env.DURATION ?? 5);
+const connections = Number(process.env.CONNECTIONS ?? 10);
+const warmup = Number(process.env.WARMUP ?? 3);
+
+if (builds.length === 0 || builds.some((build) => !existsSync(`${packageDir}${build}/main.js`))) {
+  console.error('usage: node bench/compare-builds.mjs <build dir> [<build dir> …]');
+  console.error('each a copy of dist/ inside apps/reference-server/, holding main.js');
+  process.exit(2);
+}
+
+/** CPU time of a process so far, in µs (utime + stime of /proc/PID/stat, 100 ticks a second). */
+function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+stopEverythingOnSignals();
+const postgres = await startPostgres({ durable: true });
+if (postgres.unavailable) throw new Error(postgres.unavailable);
+const { postgresBinDir } = await import('@institution-api/test-support/postgres');
+const psql = (sql) =>
+  execFileSync(join(postgresBinDir, 'psql'), [postgres.url, '-Atc', sql]).toString().trim();
+const created = 201;
+const servers = [];
+try {
+  for (const [index, build] of builds.entries()) {
+    const database = `build_${index}`;
+    psql(`CREATE DATABASE ${database}`);
+    const handle = await startProcess(
+      build,
+      process.execPath,
+      () => [...serverHeapFlags, `${build}/main.js`],
+      {
+        env: {
+          ...credentialsEnv,
+          DATABASE_URL: postgres.url.replace(/\/postgres$/, `/${database}`),
+        },
+        ready: async (baseUrl) => (await fetch(`${baseUrl}/healthz`)).status === 200,
+      },
+    );
+    servers.push({ build, database, handle, rates: [] });
+  }
+  const commits = (database) =>
+    Number(psql(`SELECT xact_commit FROM pg_stat_database WHERE datname = '${database}'`));
+  const run = (server, seconds) =>
+    drive({
+      label: server.build,
+      baseUrl: server.handle.baseUrl,
+      requests: [createRequest()],
+      connections,
+      duration: seconds,
+      expect: (status) => status === created,
+    });
+
+  for (const server of servers) await run(server, warmup);
+  for (let round = 1; round <= runs; round++) {
+    for (const server of round % 2 ? servers : [...servers].reverse()) {
+      const [cpuBefore, commitsBefore] = [cpuMicros(server.handle.pid), commits(server.database)];
+      const result = await run(server, duration);
+      const cpu = cpuMicros(server.handle.pid) - cpuBefore;
+      // The query that reads the count is a commit of its own.
+      const batches = commits(server.database) - commitsBefore - 1;
+      server.rates.push(result.requestsPerSecond);
+      console.log(
+        `run ${round} ${server.build}: ${Math.round(result.requestsPerSecond)} creates/s, ` +
+          `p50 ${result.p50} ms, p99 ${result.p99} ms, server CPU ${Math.round(cpu / result.total)} µs ` +
+          `per create, ${(result.total / batches).toFixed(2)} creates per commit`,
+      );
+    }
+  }
+  console.log('');
+  const [first] = servers;
+  for (const server of servers) {
+    const against =
+      server === first
+        ? ''
+        : `; against ${first.build} per run: ${server.rates
+            .map((rate, run) => `${(rate / first.rates[run]).toFixed(2)}×`)
+            .join(' ')}`;
+    console.log(`${server.build}: median ${Math.round(median(server.rates))} creates/s${against}`);
+  }
+} finally {
+  for (const server of servers) await server.handle.stop();
+  await postgres.stop();
+  killAll();
+}
