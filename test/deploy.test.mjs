@@ -1,0 +1,251 @@
+// The reference server's image (deploy/Dockerfile), built and run without a container engine
+// (issue 25, item 5): these machines have no registry to pull node:24-slim from. The test reads
+// the Dockerfile and performs its instructions (test/lib/dockerfile.mjs) on the working tree as a
+// build would see it (less .dockerignore): the build stage's scripts with the dev dependencies,
+// the production-only install in a directory holding only what the build stage staged, then the
+// image's CMD from there on PostgreSQL, as the image's non-root user when this runs as root, with
+// the image's environment only. A signed create must answer 201: a run-time import declared as a
+// dev dependency fails here, as it would in the image. deploy/test-image.mjs builds and runs the
+// real image with podman, where a base image can be made (opt-in, not part of npm test).
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { freePort } from '@institution-api/test-support/free-port';
+import { postgresUnavailableReason, startPostgres } from '@institution-api/test-support/postgres';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  buildContextFiles,
+  commandIn,
+  parseDockerfile,
+  performDockerfile,
+  run,
+} from './lib/dockerfile.mjs';
+
+const exec = promisify(execFile);
+const repository = fileURLToPath(new URL('..', import.meta.url));
+const dockerfile = readFileSync(join(repository, 'deploy/Dockerfile'), 'utf8');
+
+const unavailable = postgresUnavailableReason();
+// CI installs postgresql-15, so there a missing server fails the suite (in startPostgres) instead.
+const suite = unavailable && !process.env.CI ? describe.skip : describe;
+if (unavailable && !process.env.CI) console.warn(`deploy test skipped: ${unavailable}`);
+
+const credential = {
+  institution: 'Deploy test',
+  publicKey: 'pk_deploy_test',
+  secretKey: 'sk_deploy_test_0123456789abcdef',
+};
+const person = {
+  email: 'ama.deploy@example.com',
+  firstName: 'Ama',
+  lastName: 'Deploy',
+  mobileNumber: '0241234567',
+  ghanaCardNumber: 'GHA-123123123-1',
+  monthlyIncome: 1200,
+};
+
+/** Figures of the run, printed at the end for the CI log. */
+const timings = {};
+let scratch;
+let postgres;
+let image;
+let server;
+
+/** The working tree's files as git would commit them, less what .dockerignore keeps out. */
+async function buildContext() {
+  const { stdout } = await exec(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+    { cwd: repository, maxBuffer: 64 * 1024 * 1024 },
+  );
+  const files = stdout
+    .split('\0')
+    .filter(Boolean)
+    // a tracked file deleted in the working tree is not part of what would be committed
+    .filter((file) => existsSync(join(repository, file)));
+  const dockerignore = await readFile(join(repository, '.dockerignore'), 'utf8');
+  return { directory: repository, files: buildContextFiles(files, dockerignore) };
+}
+
+async function timed(name, work) {
+  const started = performance.now();
+  const result = await work();
+  timings[name] = `${((performance.now() - started) / 1000).toFixed(1)} s`;
+  return result;
+}
+
+/** The image's CMD, started as `docker run -e …` would, resolving once /healthz answers 200. */
+async function startImage(env) {
+  const { file, args, options } = commandIn(image, image.cmd, env);
+  const child = spawn(file, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
+  let gone = false;
+  exited.then(() => {
+    gone = true;
+  });
+  const url = `http://127.0.0.1:${env.PORT}`;
+  for (const started = performance.now(); performance.now() - started < 60_000; ) {
+    if (gone) throw new Error(`the image's CMD exited (${await exited}):\n${output}`);
+    const status = await fetch(`${url}/healthz`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return { child, url, exited, output: () => output };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the server did not answer /healthz within 60 s:\n${output}`);
+}
+
+/** The image's HEALTHCHECK command: resolves with its exit code. */
+async function healthcheck(env) {
+  const { file, args, options } = commandIn(image, image.healthcheck.command, env);
+  return run(file, args, options).then(
+    () => 0,
+    (error) => error.message,
+  );
+}
+
+function accepts(port) {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+suite('deploy/Dockerfile, performed on a fresh copy of the repository', () => {
+  /** What `docker run` / compose would give the container, besides the image's ENV. */
+  let runEnv;
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'institution-api-image-'));
+    // PostgreSQL starts while the image builds.
+    const database = startPostgres();
+    database.catch(() => {});
+    const context = await buildContext();
+    image = await timed('build, staging and production install', () =>
+      performDockerfile({
+        dockerfile,
+        context,
+        scratch,
+        // RUN steps get this machine's npm settings and cache (a build machine's, in the image),
+        // and take the cached packages first.
+        runEnv: { ...process.env, npm_config_prefer_offline: 'true' },
+      }),
+    );
+    postgres = await database;
+    runEnv = {
+      PORT: String(await freePort()),
+      DATABASE_URL: postgres.url,
+      INSTITUTION_CREDENTIALS: JSON.stringify([credential]),
+      // Required on PostgreSQL by issue 26 (base64 of 32 bytes); a fresh one, never a committed one.
+      CREDENTIALS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    };
+    server = await timed('start until /healthz answers', () => startImage(runEnv));
+  }, 600_000);
+
+  afterAll(async () => {
+    if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
+    await postgres?.stop();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+    console.log(`deploy test: ${JSON.stringify(timings)}`);
+  });
+
+  test('the image is Node 24 slim, runs node itself as a non-root user, with the start flags', () => {
+    const { args, stages } = parseDockerfile(dockerfile);
+    expect(args.BASE_IMAGE).toMatch(/^node:24(\.\d+)*-slim$/);
+    // every stage on that base (a build argument, so that a base made locally can stand for it)
+    for (const stage of stages) {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's variable, not a template
+      expect(stage.base).toBe('${BASE_IMAGE}');
+    }
+    expect(image.user.uid).not.toBe(0);
+    expect(image.env.HOST).toBe('0.0.0.0');
+    expect(image.stopSignal).toBe('SIGTERM');
+    // `node` itself, not npm or a shell (which would not pass SIGTERM on), with the heap flags of
+    // the package's start script, which is what `npm start` runs.
+    const { scripts } = JSON.parse(
+      readFileSync(join(repository, 'apps/reference-server/package.json'), 'utf8'),
+    );
+    expect(image.cmd.join(' ')).toBe(scripts.start);
+  });
+
+  test('the runtime holds the production dependencies only', async () => {
+    const app = join(image.root, 'app');
+    const installed = JSON.parse(
+      await readFile(join(app, 'node_modules/.package-lock.json'), 'utf8'),
+    ).packages;
+    const { packages } = JSON.parse(await readFile(join(app, 'package-lock.json'), 'utf8'));
+    const devOnly = Object.keys(installed).filter((path) => packages[path]?.dev);
+    expect(devOnly).toEqual([]);
+    for (const tool of ['typescript', 'vitest', 'turbo', '@redocly/cli', '@biomejs/biome']) {
+      expect(existsSync(join(app, 'node_modules', tool)), tool).toBe(false);
+    }
+    // the server as npm packs it: built code and migrations, no sources or tests (and its own
+    // node_modules for a version of a dependency that differs from the hoisted one)
+    const serverFiles = readdirSync(join(app, 'apps/reference-server')).filter(
+      (entry) => entry !== 'node_modules',
+    );
+    expect(serverFiles.sort()).toEqual(['README.md', 'dist', 'migrations', 'package.json']);
+  });
+
+  test('the server started from it on PostgreSQL answers a signed create 201, then 200', async () => {
+    const { signBodySync } = await import(join(scratch, 'build/src/packages/signing/dist/node.js'));
+    const { text, signature } = signBodySync(person, credential.secretKey);
+    const create = () =>
+      fetch(`${server.url}/api/v1/external/users`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `${credential.publicKey}:${signature}`,
+        },
+        body: text,
+      });
+    const first = await create();
+    const created = await first.json();
+    expect(first.status, JSON.stringify(created)).toBe(201);
+    expect(created.email).toBe(person.email);
+    const again = await create();
+    expect(again.status).toBe(200);
+    expect((await again.json()).id).toBe(created.id);
+    // the rows are PostgreSQL's, not an embedded database's
+    expect(await postgres.psql(`SELECT count(*) FROM users WHERE id = '${created.id}'`)).toBe('1');
+    // the docs page is part of the image too
+    expect((await fetch(`${server.url}/docs`)).status).toBe(200);
+  });
+
+  test('it runs as the image user when the test may switch users', async () => {
+    const status = await readFile(`/proc/${server.child.pid}/status`, 'utf8');
+    const uid = Number(/^Uid:\s+(\d+)/m.exec(status)[1]);
+    expect(uid).toBe(process.getuid() === 0 ? image.user.uid : process.getuid());
+  });
+
+  test('the HEALTHCHECK passes while it runs; SIGTERM stops it (exit 0, port free) and then the HEALTHCHECK fails', async () => {
+    expect(await healthcheck(runEnv)).toBe(0);
+
+    server.child.kill(image.stopSignal);
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain('"msg":"stopped"');
+    expect(await accepts(Number(runEnv.PORT))).toBe(false);
+    expect(await healthcheck(runEnv)).toMatch(/healthcheck: \/healthz did not answer/);
+  }, 30_000);
+});
