@@ -93,7 +93,9 @@ export function createApp(deps: AppDependencies): Express {
   const operation = [
     readRawBody(),
     authenticate(cachedCredentials(deps.storage), deps.signature),
-    ...(deps.rateLimitPerMinute ? [rateLimitPerInstitution(deps.rateLimitPerMinute)] : []),
+    ...(deps.rateLimitPerMinute
+      ? [rateLimitPerInstitution(deps.storage, deps.rateLimitPerMinute)]
+      : []),
     parseJsonBody(),
     contractValidation({
       document: openapiDocument,
