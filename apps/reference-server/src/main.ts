@@ -9,6 +9,7 @@ import { createLogger, flushLogs } from './logger.js';
 import { handleStopSignals, logFlushTimeoutMs, type StopControl } from './shutdown.js';
 import { defaultDataDir, openStorage } from './storage/open-storage.js';
 import { type OutageLog, outageLog } from './storage/outage-log.js';
+import { DatabaseInUseError } from './storage/sqlite-server-lock.js';
 import type { InstitutionCredential, Storage } from './storage/types.js';
 
 /**
@@ -35,12 +36,16 @@ async function main(): Promise<void> {
           'idle database connection failed',
         ),
       health: outage,
+      asTheOneServer: true,
     });
     stop.storage(storage);
     if (!stop.stopping) await serve(config, storage, logger, stop, outage);
   } catch (error) {
     // Logged too, so that the error is written before the exit drops what is still buffered.
-    logger.fatal({ err: error }, 'failed to start');
+    logger.fatal(
+      error instanceof DatabaseInUseError ? { reason: error.message } : { err: error },
+      'failed to start',
+    );
     await flushLogs(logger, logFlushTimeoutMs);
     throw error;
   }
@@ -93,9 +98,10 @@ async function serve(
 }
 
 main().catch((error: unknown) => {
-  // Configuration errors are the operator's to fix: their message, no stack. Others are faults.
+  // Configuration errors, and a second server on an embedded database, are the operator's to fix:
+  // their message, no stack. Others are faults.
   process.stderr.write(
-    error instanceof ConfigError
+    error instanceof ConfigError || error instanceof DatabaseInUseError
       ? `reference-server: ${error.message}\n`
       : `reference-server: failed to start: ${(error as Error).stack ?? String(error)}\n`,
   );
