@@ -98,7 +98,7 @@ async function serve(
     ? 'localhost'
     : config.host;
   let metricsUrl: string | undefined;
-  if (metrics && config.metricsPort !== undefined) {
+  if (metrics && config.metricsPort !== undefined && !stop.stopping) {
     const metricsServer = createMetricsServer(metrics.registry);
     stop.metricsServer(metricsServer);
     const metricsPort = await listen(metricsServer, config.metricsPort, config.host);

@@ -19,7 +19,7 @@ export interface StopControl {
   storage(storage: Storage): void;
   /** The listening server to drain (closed at once if a stop already began). */
   server(server: Server): void;
-  /** The metrics listener (METRICS_PORT): closed once the API has drained, or at once. */
+  /** The metrics listener (METRICS_PORT): closed once the API has drained. */
   metricsServer(server: Server): void;
   /** Whether a stop signal came: start-up goes no further. */
   readonly stopping: boolean;
@@ -132,7 +132,6 @@ export function handleStopSignals(options: {
     },
     metricsServer(listening) {
       metricsServer = listening;
-      if (stopSignalAt !== undefined) closeMetrics(listening);
     },
     server(listening) {
       server = listening;
