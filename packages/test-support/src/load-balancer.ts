@@ -10,18 +10,10 @@
 import { Agent, createServer, type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One request the balancer answered: which backend answered it (-1: none) and with what. */
-export interface BalancedExchange {
-  backend: number;
-  status: number;
-}
-
 /** A running load balancer. */
 export interface LoadBalancer {
   /** http://127.0.0.1:PORT */
   url: string;
-  /** Every answer so far, in the order sent. */
-  exchanges: BalancedExchange[];
   /** Stops listening and closes every connection. */
   close(): Promise<void>;
 }
@@ -32,7 +24,10 @@ export interface LoadBalancerOptions {
   failTimeoutMs?: number;
 }
 
-/** The header naming the backend (its index in the list) that answered, on every answer. */
+/**
+ * The header naming the backend (its index in the list) that answered, on every answer; on a
+ * `502`, the backend that failed (-1: none was available).
+ */
 export const backendHeader = 'x-backend';
 
 /** Hop-by-hop fields (RFC 9110 section 7.6.1), which a proxy does not forward. */
@@ -55,7 +50,6 @@ export async function startLoadBalancer(
   const failTimeoutMs = options.failTimeoutMs ?? 10_000;
   const agent = new Agent({ keepAlive: true });
   const leftOutUntil = backends.map(() => 0);
-  const exchanges: BalancedExchange[] = [];
   let next = 0;
 
   /** The next backend in turn that is not left out and not yet tried for this request. */
@@ -77,7 +71,6 @@ export async function startLoadBalancer(
       const body = Buffer.concat(chunks);
       const tried = new Set<number>();
       const answerBadGateway = (backend: number, detail: string) => {
-        exchanges.push({ backend, status: 502 });
         outgoing.writeHead(502, {
           'content-type': 'application/problem+json',
           [backendHeader]: String(backend),
@@ -99,7 +92,6 @@ export async function startLoadBalancer(
             headers: { ...endToEnd(incoming.headers), 'content-length': String(body.length) },
           },
           (answer) => {
-            exchanges.push({ backend, status: answer.statusCode ?? 0 });
             outgoing.writeHead(answer.statusCode ?? 502, {
               ...endToEnd(answer.headers),
               [backendHeader]: String(backend),
@@ -123,7 +115,6 @@ export async function startLoadBalancer(
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    exchanges,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
