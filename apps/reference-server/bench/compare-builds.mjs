@@ -12,6 +12,11 @@
 //
 // The build directories must sit in this package (their imports resolve from here); `dist-*` is
 // ignored by git. RUNS (6), DURATION (5 s), CONNECTIONS (10), WARMUP (3 s) adjust it. Linux only.
+//
+// A build may be followed by NAME=value words, in one argument, to compare the same build under
+// other environments, e.g. the cost of the metrics (issue 25; METRICS_PORT=0: any free port):
+//
+//   npm run build && node bench/compare-builds.mjs dist 'dist METRICS_PORT=0'
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,14 +31,27 @@ import {
   stopEverythingOnSignals,
 } from './lib/servers.mjs';
 
-const builds = process.argv.slice(2);
+/** Each argument: a build directory, then NAME=value words for its server's environment. */
+const builds = process.argv.slice(2).map((argument) => {
+  const [dir = '', ...assignments] = argument.trim().split(/\s+/);
+  const env = Object.fromEntries(
+    assignments.map((word) => [
+      word.slice(0, word.indexOf('=')),
+      word.slice(word.indexOf('=') + 1),
+    ]),
+  );
+  return { label: argument.trim(), dir, env };
+});
 const runs = Number(process.env.RUNS ?? 6);
 const duration = Number(process.env.DURATION ?? 5);
 const connections = Number(process.env.CONNECTIONS ?? 10);
 const warmup = Number(process.env.WARMUP ?? 3);
 
-if (builds.length === 0 || builds.some((build) => !existsSync(`${packageDir}${build}/main.js`))) {
-  console.error('usage: node bench/compare-builds.mjs <build dir> [<build dir> …]');
+if (
+  builds.length === 0 ||
+  builds.some(({ dir, env }) => !existsSync(`${packageDir}${dir}/main.js`) || '' in env)
+) {
+  console.error("usage: node bench/compare-builds.mjs <build dir> ['<build dir> NAME=value …' …]");
   console.error('each a copy of dist/ inside apps/reference-server/, holding main.js');
   process.exit(2);
 }
@@ -57,18 +75,19 @@ try {
     const database = `build_${index}`;
     psql(`CREATE DATABASE ${database}`);
     const handle = await startProcess(
-      build,
+      build.label,
       process.execPath,
-      () => [...serverHeapFlags, `${build}/main.js`],
+      () => [...serverHeapFlags, `${build.dir}/main.js`],
       {
         env: {
           ...credentialsEnv,
           DATABASE_URL: postgres.url.replace(/\/postgres$/, `/${database}`),
+          ...build.env,
         },
         ready: async (baseUrl) => (await fetch(`${baseUrl}/healthz`)).status === 200,
       },
     );
-    servers.push({ build, database, handle, rates: [] });
+    servers.push({ build: build.label, database, handle, rates: [] });
   }
   const commits = (database) =>
     Number(psql(`SELECT xact_commit FROM pg_stat_database WHERE datname = '${database}'`));

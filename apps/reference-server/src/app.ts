@@ -17,6 +17,8 @@ import { readRawBody } from './http/raw-body.js';
 import { requestContext } from './http/request-context.js';
 import { methodNotAllowed, notFound } from './http/routing.js';
 import { createUserInputErrors } from './http/validation/user-input-errors.js';
+import type { Metrics } from './metrics/metrics.js';
+import { operation, recordRequests } from './metrics/request-metrics.js';
 import type { OutageLog } from './storage/outage-log.js';
 import type { Storage } from './storage/types.js';
 import { userHandlers } from './users/user-handlers.js';
@@ -35,6 +37,8 @@ export interface AppDependencies {
   outageLog?: Pick<OutageLog, 'refusedRequest'>;
   /** CORS_ALLOW_ORIGINS: origins a docs page hosted elsewhere may call from; none when absent. */
   corsAllowOrigins?: readonly string[];
+  /** The metrics every answer is counted in (METRICS_PORT, metrics/metrics.ts); none when absent. */
+  metrics?: Metrics;
 }
 
 /**
@@ -48,6 +52,8 @@ export interface AppDependencies {
  *
  * With `corsAllowOrigins`, every answer first gets the CORS headers those origins need (and only
  * those; see http/cors.ts): for a docs page hosted elsewhere whose console calls this server.
+ * With `metrics`, every answer is counted in them (metrics/request-metrics.ts); they are served on a
+ * listener of their own (metrics/metrics-server.ts), never by this app.
  *
  * `/` and `/docs/` redirect to the docs at `/docs`. The docs page (2.6 MB) and the spec files are
  * sent compressed (br or gzip, as the client accepts); the API's answers are not: they are small,
@@ -59,6 +65,7 @@ export function createApp(deps: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
+  if (deps.metrics) app.use(recordRequests(deps.metrics));
   app.use(requestContext(app, deps.logger));
   if (deps.corsAllowOrigins?.length) app.use(corsForOrigins(deps.corsAllowOrigins));
 
@@ -90,10 +97,12 @@ export function createApp(deps: AppDependencies): Express {
     .all(methodNotAllowed(['GET', 'HEAD']));
   app.use(unauthenticated);
 
-  const operation = [
+  const authenticatedOperation = [
     readRawBody(),
     authenticate(cachedCredentials(deps.storage), deps.signature),
-    ...(deps.rateLimitPerMinute ? [rateLimitPerInstitution(deps.rateLimitPerMinute)] : []),
+    ...(deps.rateLimitPerMinute
+      ? [rateLimitPerInstitution(deps.storage, deps.rateLimitPerMinute)]
+      : []),
     parseJsonBody(),
     contractValidation({
       document: openapiDocument,
@@ -104,11 +113,11 @@ export function createApp(deps: AppDependencies): Express {
   const api = express.Router({ caseSensitive: true, strict: true });
   api
     .route('/api/v1/external/users')
-    .post(...operation, users.createUser)
+    .post(operation('createUser'), ...authenticatedOperation, users.createUser)
     .all(methodNotAllowed(['POST']));
   api
     .route('/api/v1/external/users/:id')
-    .put(...operation, users.updateUser)
+    .put(operation('updateUser'), ...authenticatedOperation, users.updateUser)
     .all(methodNotAllowed(['PUT']));
   app.use(api);
 

@@ -44,6 +44,12 @@ export interface Config {
    * server serves its docs itself (DECISIONS.md "CORS"; see http/cors.ts).
    */
   corsAllowOrigins: string[];
+  /**
+   * METRICS_PORT: the port of a listener of its own, on HOST, serving Prometheus metrics at
+   * `GET /metrics` (DECISIONS.md "metrics"; see metrics/); unset (the default): no metrics.
+   * 0–65535 (0: any free port, logged); never PORT, since the API port does not serve them.
+   */
+  metricsPort: number | undefined;
 }
 
 /** A configuration value is wrong; the message names the variable and what it accepts. */
@@ -111,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return limit === 0 ? undefined : limit;
     }, undefined),
     corsAllowOrigins: check(() => parseOrigins(read('CORS_ALLOW_ORIGINS')), []),
+    metricsPort: check(() => parseMetricsPort(read('METRICS_PORT'), read('PORT')), undefined),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
@@ -123,6 +130,20 @@ function parsePort(value: string | undefined): number {
   const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
   if (!(port >= 0 && port <= 65535)) {
     throw new Error(`PORT must be an integer from 0 to 65535, not "${value}".`);
+  }
+  return port;
+}
+
+function parseMetricsPort(value: string | undefined, apiPort: string | undefined) {
+  if (value === undefined) return undefined;
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) {
+    throw new Error(`METRICS_PORT must be an integer from 0 to 65535, not "${value}".`);
+  }
+  if (port !== 0 && port === Number(apiPort ?? 8080)) {
+    throw new Error(
+      `METRICS_PORT must differ from PORT (both ${port}): the metrics have a listener of their own.`,
+    );
   }
   return port;
 }

@@ -24,16 +24,19 @@ export function shellQuote(value: string): string {
  */
 export function startBanner(options: {
   baseUrl: string;
+  /** Where the metrics are served, when METRICS_PORT is set. */
+  metricsUrl?: string | undefined;
   config: Config;
   demo: InstitutionCredential | undefined;
 }): string {
-  const { baseUrl, config, demo } = options;
+  const { baseUrl, metricsUrl, config, demo } = options;
   const lines = [
     '',
     `Institution API reference server listening on ${baseUrl}`,
     `  API:  ${baseUrl}/api/v1/external/users`,
     `  docs: ${baseUrl}/docs`,
     `  spec: ${baseUrl}/openapi.yaml`,
+    ...(metricsUrl ? [`  metrics: ${metricsUrl}`] : []),
   ];
   if (demo) {
     const { text, signature } = signBodySync(exampleUser(), demo.secretKey, config.signature);

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
@@ -6,9 +7,12 @@ import { generateCredential } from './credentials/generate-credential.js';
 import { startBanner } from './demo-banner.js';
 import { createHttpServer } from './http/http-server.js';
 import { createLogger, flushLogs } from './logger.js';
+import { createMetrics } from './metrics/metrics.js';
+import { createMetricsServer, metricsPath } from './metrics/metrics-server.js';
 import { handleStopSignals, logFlushTimeoutMs, type StopControl } from './shutdown.js';
 import { defaultDataDir, openStorage } from './storage/open-storage.js';
 import { type OutageLog, outageLog } from './storage/outage-log.js';
+import { DatabaseInUseError } from './storage/sqlite-server-lock.js';
 import type { InstitutionCredential, Storage } from './storage/types.js';
 
 /**
@@ -35,12 +39,16 @@ async function main(): Promise<void> {
           'idle database connection failed',
         ),
       health: outage,
+      asTheOneServer: true,
     });
     stop.storage(storage);
     if (!stop.stopping) await serve(config, storage, logger, stop, outage);
   } catch (error) {
     // Logged too, so that the error is written before the exit drops what is still buffered.
-    logger.fatal({ err: error }, 'failed to start');
+    logger.fatal(
+      error instanceof DatabaseInUseError ? { reason: error.message } : { err: error },
+      'failed to start',
+    );
     await flushLogs(logger, logFlushTimeoutMs);
     throw error;
   }
@@ -68,6 +76,10 @@ async function serve(
   }
   if (stop.stopping) return;
 
+  const metrics =
+    config.metricsPort === undefined
+      ? undefined
+      : createMetrics({ databaseUp: () => outage.databaseUp() });
   const server = createHttpServer(
     createApp({
       storage,
@@ -76,26 +88,43 @@ async function serve(
       rateLimitPerMinute: config.rateLimitPerMinute,
       corsAllowOrigins: config.corsAllowOrigins,
       outageLog: outage,
+      metrics,
     }),
   );
   stop.server(server);
-  server.listen(config.port, config.host);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(server, config.port, config.host);
   logger.info({ host: config.host, port }, 'listening');
   const host = ['127.0.0.1', '0.0.0.0', '::', '::1'].includes(config.host)
     ? 'localhost'
     : config.host;
-  process.stdout.write(startBanner({ baseUrl: `http://${host}:${port}`, config, demo }));
+  let metricsUrl: string | undefined;
+  if (metrics && config.metricsPort !== undefined && !stop.stopping) {
+    const metricsServer = createMetricsServer(metrics.registry);
+    stop.metricsServer(metricsServer);
+    const metricsPort = await listen(metricsServer, config.metricsPort, config.host);
+    logger.info({ host: config.host, port: metricsPort }, 'metrics listening');
+    metricsUrl = `http://${host}:${metricsPort}${metricsPath}`;
+  }
+  process.stdout.write(
+    startBanner({ baseUrl: `http://${host}:${port}`, metricsUrl, config, demo }),
+  );
+}
+
+/** Listens on `port` of `host`; resolves with the port bound (the one picked, for 0). */
+async function listen(server: Server, port: number, host: string): Promise<number> {
+  server.listen(port, host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  return (server.address() as AddressInfo).port;
 }
 
 main().catch((error: unknown) => {
-  // Configuration errors are the operator's to fix: their message, no stack. Others are faults.
+  // Configuration errors, and a second server on an embedded database, are the operator's to fix:
+  // their message, no stack. Others are faults.
   process.stderr.write(
-    error instanceof ConfigError
+    error instanceof ConfigError || error instanceof DatabaseInUseError
       ? `reference-server: ${error.message}\n`
       : `reference-server: failed to start: ${(error as Error).stack ?? String(error)}\n`,
   );

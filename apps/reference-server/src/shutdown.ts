@@ -19,6 +19,8 @@ export interface StopControl {
   storage(storage: Storage): void;
   /** The listening server to drain (closed at once if a stop already began). */
   server(server: Server): void;
+  /** The metrics listener (METRICS_PORT): closed once the API has drained. */
+  metricsServer(server: Server): void;
   /** Whether a stop signal came: start-up goes no further. */
   readonly stopping: boolean;
 }
@@ -29,7 +31,8 @@ export interface StopControl {
  *
  * 1. stop accepting connections; let requests in flight finish, each answered with
  *    `Connection: close`; close idle keep-alive connections at once and, after `drainTimeoutMs`,
- *    every connection left (a request hanging open does not hold the stop);
+ *    every connection left (a request hanging open does not hold the stop); then close the
+ *    metrics listener, whose last scrape may have seen the drain;
  * 2. close the storage, waiting at most {@link storageCloseTimeoutMs};
  * 3. write the last log lines, waiting at most {@link logFlushTimeoutMs} (stdout may be a pipe
  *    nobody reads any more), and exit 0 (1 if the storage failed to close).
@@ -49,6 +52,7 @@ export function handleStopSignals(options: {
   let stopSignalAt: number | undefined;
   let storage: Storage | undefined;
   let server: Server | undefined;
+  let metricsServer: Server | undefined;
   // Responses not yet sent when the signal comes: told to close their connection once done.
   const inFlight = new Set<ServerResponse>();
 
@@ -63,6 +67,11 @@ export function handleStopSignals(options: {
       }, drainTimeoutMs);
       deadline.unref();
     });
+
+  const closeMetrics = (listening: Server) => {
+    listening.close();
+    listening.closeAllConnections();
+  };
 
   const closeStorage = async (open: Storage): Promise<boolean> => {
     let timer: NodeJS.Timeout | undefined;
@@ -105,6 +114,7 @@ export function handleStopSignals(options: {
     );
     logger.info({ signal, inFlight: inFlight.size }, 'stopping: draining in-flight requests');
     if (server) await drain(server);
+    if (metricsServer) closeMetrics(metricsServer);
     const closed = storage ? await closeStorage(storage) : true;
     logger.info('stopped');
     await flushLogs(logger, logFlushTimeoutMs);
@@ -119,6 +129,9 @@ export function handleStopSignals(options: {
     },
     storage(opened) {
       storage = opened;
+    },
+    metricsServer(listening) {
+      metricsServer = listening;
     },
     server(listening) {
       server = listening;

@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       shutdownDrainMs: 10_000,
       rateLimitPerMinute: undefined,
       corsAllowOrigins: [],
+      metricsPort: undefined,
     });
   });
 
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
         SHUTDOWN_DRAIN_MS: '2500',
         RATE_LIMIT_PER_MINUTE: '120',
         CORS_ALLOW_ORIGINS: 'https://docs.example.com, http://localhost:8081',
+        METRICS_PORT: '9464',
       }),
     ).toEqual({
       port: 0,
@@ -43,7 +45,9 @@ describe('loadConfig', () => {
       shutdownDrainMs: 2500,
       rateLimitPerMinute: 120,
       corsAllowOrigins: ['https://docs.example.com', 'http://localhost:8081'],
+      metricsPort: 9464,
     });
+    expect(loadConfig({ PORT: '0', METRICS_PORT: '0' }).metricsPort).toBe(0);
     expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '0' }).rateLimitPerMinute).toBeUndefined();
     expect(loadConfig({ PORT: '', LOG_LEVEL: ' ' }).port).toBe(8080);
     expect(loadConfig({ HOST: '::' }).host).toBe('::');
@@ -58,6 +62,10 @@ describe('loadConfig', () => {
     [{ SHUTDOWN_DRAIN_MS: '10s' }, 'SHUTDOWN_DRAIN_MS must be an integer from 0 to 600000'],
     [{ SHUTDOWN_DRAIN_MS: '600001' }, 'SHUTDOWN_DRAIN_MS must be an integer from 0 to 600000'],
     [{ RATE_LIMIT_PER_MINUTE: '-5' }, 'RATE_LIMIT_PER_MINUTE must be an integer from 0 to 1000000'],
+    [{ METRICS_PORT: 'on' }, 'METRICS_PORT must be an integer from 0 to 65535, not "on".'],
+    [{ METRICS_PORT: '65536' }, 'METRICS_PORT must be an integer from 0 to 65535'],
+    [{ PORT: '9000', METRICS_PORT: '9000' }, 'METRICS_PORT must differ from PORT (both 9000)'],
+    [{ METRICS_PORT: '8080' }, 'METRICS_PORT must differ from PORT (both 8080)'],
     [{ CORS_ALLOW_ORIGINS: '*' }, 'CORS_ALLOW_ORIGINS must list http or https origins'],
     [{ CORS_ALLOW_ORIGINS: 'null' }, 'CORS_ALLOW_ORIGINS must list http or https origins'],
     [{ CORS_ALLOW_ORIGINS: 'ftp://docs.example.com' }, 'must list http or https origins'],

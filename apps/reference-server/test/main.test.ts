@@ -197,6 +197,24 @@ describe('node dist/main.js', () => {
     }
   });
 
+  test('METRICS_PORT: the metrics on a listener of their own, printed in the banner, closed at the stop', async () => {
+    const server = await startBuiltServer({ DATABASE_URL: 'memory://', METRICS_PORT: '0' });
+    const metricsUrl = /metrics: (http:\/\/localhost:\d+\/metrics)/.exec(server.stdout())?.[1];
+    expect(metricsUrl).toBeDefined();
+    const url = (metricsUrl ?? '').replace('localhost', '127.0.0.1');
+    try {
+      await fetch(`${server.baseUrl}/healthz`);
+      const scraped = await (await fetch(url)).text();
+      expect(scraped).toContain('institution_api_requests_total{operation="other",status="200"} 1');
+      expect(scraped).toContain('institution_api_database_up 1');
+      expect((await fetch(`${server.baseUrl}/metrics`)).status).toBe(404);
+    } finally {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
+    await expect(fetch(url)).rejects.toThrow();
+  });
+
   test('an invalid variable is a clear start-up error, exit 1, no stack trace', () => {
     const result = spawnSync(process.execPath, [mainJs], {
       env: { PATH: process.env.PATH ?? '', PORT: 'eighty', SIGNATURE_ENCODING: 'hexadecimal' },

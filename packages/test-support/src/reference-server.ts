@@ -40,6 +40,8 @@ export interface RunningServer {
   output(): string;
   /** SIGTERM, then resolves once the process has exited. */
   stop(): Promise<void>;
+  /** SIGKILL, as a crash or an out-of-memory kill ends it; resolves once the process has exited. */
+  kill(): Promise<void>;
 }
 
 /** Starts the server and resolves once `GET /healthz` answers 200 (30 s at most). */
@@ -77,7 +79,13 @@ export async function startReferenceServer(
     await stop(child);
     throw error;
   }
-  return { url, pid: child.pid ?? 0, output: () => output, stop: () => stop(child) };
+  return {
+    url,
+    pid: child.pid ?? 0,
+    output: () => output,
+    stop: () => stop(child),
+    kill: () => stop(child, 'SIGKILL'),
+  };
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
@@ -96,10 +104,10 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
   throw new Error(`the reference server did not become healthy in 30 s:\n${output()}`);
 }
 
-function stop(child: ChildProcess): Promise<void> {
+function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
 }

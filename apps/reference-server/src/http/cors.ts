@@ -3,8 +3,11 @@ import type { RequestHandler } from 'express';
 /** What a listed origin may send: the interface's two methods, signed, with a JSON body. */
 const allowedMethods = 'POST, PUT';
 const allowedHeaders = 'Authorization, Content-Type';
-/** What a listed origin may read beyond the CORS-safelisted headers: the wait of a 429 or a 503. */
-const exposedHeaders = 'Retry-After';
+/**
+ * What a listed origin may read beyond the CORS-safelisted headers: the wait of a 429 or a 503,
+ * and the institution's budget when a rate limit is set (http/rate-limit.ts).
+ */
+const exposedHeaders = 'Retry-After, RateLimit, RateLimit-Policy';
 /** How long a browser may reuse a preflight's answer, in seconds. */
 const preflightMaxAgeSeconds = '600';
 

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openPostgresStorage } from './postgres-storage.js';
 import type { SqliteOptions } from './sqlite-database.js';
+import { holdSqliteServerLock } from './sqlite-server-lock.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { Storage } from './types.js';
 import type { StorageHealthObserver } from './unavailable.js';
@@ -77,6 +78,12 @@ export interface OpenStorageOptions extends SqliteOptions {
   onIdleError?: (error: Error) => void;
   /** Hears each call's outcome: unavailable (503) or answered (see outage-log.ts). */
   health?: StorageHealthObserver;
+  /**
+   * The server opens its database with this: an embedded database file then serves this process
+   * alone until the storage is closed, and a second server on it is refused with
+   * DatabaseInUseError (see sqlite-server-lock.ts). The commands open it without.
+   */
+  asTheOneServer?: boolean;
 }
 
 /**
@@ -89,7 +96,27 @@ export async function openStorage(
   options: OpenStorageOptions,
 ): Promise<Storage> {
   const target = parseDatabaseUrl(databaseUrl, options.defaultDataDir);
-  return target.kind === 'postgres'
-    ? openPostgresStorage(target.connectionString, options.onIdleError, options.health)
-    : openSqliteStorage(target.file, options, options.health);
+  if (target.kind === 'postgres') {
+    return openPostgresStorage(target.connectionString, options.onIdleError, options.health);
+  }
+  if (!options.asTheOneServer || target.file === ':memory:') {
+    return openSqliteStorage(target.file, options, options.health);
+  }
+  const lock = holdSqliteServerLock(target.file);
+  try {
+    const storage = await openSqliteStorage(target.file, options, options.health);
+    return {
+      ...storage,
+      async close() {
+        try {
+          await storage.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }

@@ -5,6 +5,11 @@ import type { StorageHealthObserver } from './unavailable.js';
 export interface OutageLog extends StorageHealthObserver {
   /** A request was answered 503 `unavailable` (several may share one failed call to the database). */
   refusedRequest(): void;
+  /**
+   * False from the first call that failed for want of the database until the outage is over, as
+   * logged (the `institution_api_database_up` metric, metrics/metrics.ts); true otherwise.
+   */
+  databaseUp(): boolean;
 }
 
 /**
@@ -42,6 +47,7 @@ export function outageLog(logger: Logger, now: () => number = Date.now): OutageL
     refusedRequest() {
       if (outage) outage.refusedRequests += 1;
     },
+    databaseUp: () => outage === undefined,
     available() {
       if (!outage) return;
       const time = now();

@@ -4,6 +4,7 @@ import { loadMigrations, migrationsDir } from './migrations.js';
 import { newId } from './new-id.js';
 import { inPostgresTransaction, migratePostgres, openPostgresPool } from './postgres-database.js';
 import { postgresFault } from './postgres-faults.js';
+import { postgresRateLimiter } from './rate-limiters.js';
 import { recognize } from './recognition.js';
 import {
   type AccountDetails,
@@ -350,6 +351,8 @@ export function createPostgresStorage(pool: pg.Pool, health?: StorageHealthObser
       );
       return row?.count ?? 0;
     },
+
+    rateLimiter: (limit, windowSeconds) => postgresRateLimiter(pool, limit, windowSeconds),
 
     async ping() {
       await pool.query('SELECT 1');

@@ -1,6 +1,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { loadMigrations, migrationsDir } from './migrations.js';
 import { newId } from './new-id.js';
+import { memoryRateLimiter } from './rate-limiters.js';
 import { recognize } from './recognition.js';
 import { type CheckpointReport, startCheckpointer } from './sqlite-checkpointer.js';
 import {
@@ -273,6 +274,8 @@ export function createSqliteStorage(
     async countInstitutions() {
       return get<{ count: number }>(sql.countInstitutions)?.count ?? 0;
     },
+
+    rateLimiter: memoryRateLimiter,
 
     async ping() {
       sql.ping.get();

@@ -102,6 +102,25 @@ export interface InstitutionCredential {
   secretKey: string;
 }
 
+/** Where one key stands in its window after a request was counted (see {@link RateLimiter}). */
+export interface RateLimitWindow {
+  /** Whether the request fits the limit; false once the window's requests are spent. */
+  allowed: boolean;
+  /** Requests the key may still make in this window, 0 or more. */
+  remaining: number;
+  /** Milliseconds until the window ends and the count starts again, 0 or more. */
+  resetsInMs: number;
+}
+
+/**
+ * Counts requests per key (an institution's id) in fixed windows, where every server process on
+ * the same database counts them (DECISIONS.md "rate limit", "several processes").
+ */
+export interface RateLimiter {
+  /** Counts one request of `key`, refused ones included, and says where the key stands. */
+  consume(key: string): Promise<RateLimitWindow>;
+}
+
 /** Everything the server persists. Every call is one database transaction. */
 export interface Storage {
   /**
@@ -135,6 +154,13 @@ export interface Storage {
   /** Upsert institutions by name and their key pairs by publicKey (a changed secret replaces the old). */
   upsertCredentials(list: InstitutionCredential[]): Promise<void>;
   countInstitutions(): Promise<number>;
+  /**
+   * A counter of `limit` requests per key and `windowSeconds`, kept where every server process on
+   * this database sees it: a table of PostgreSQL; the process's memory on SQLite, which serves
+   * one server process (see sqlite-server-lock.ts). Its `consume` fails as unavailable like any
+   * other call when the database cannot count.
+   */
+  rateLimiter(limit: number, windowSeconds: number): RateLimiter;
   /** Health check: a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;

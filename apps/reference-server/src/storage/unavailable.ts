@@ -41,23 +41,23 @@ const guardedCalls = [
   'ping',
 ] as const satisfies readonly (keyof Storage)[];
 
-/** One of the storage's calls that reach the database. */
-export type GuardedCall = (typeof guardedCalls)[number];
+/** One of the storage's calls that reach the database (`rateLimit`: a rate limiter's consume). */
+export type GuardedCall = (typeof guardedCalls)[number] | 'rateLimit';
 
 /**
  * `storage` with its engine's faults turned into {@link StorageUnavailableError} at its boundary,
  * the one place each engine classifies them (so no handler has to), and `observer` told of every
- * call's outcome. Other errors (conflicts, bugs) pass through unchanged.
+ * call's outcome. Other errors (conflicts, bugs) pass through unchanged. The rate limiters it makes
+ * count in the database too, so their `consume` is guarded the same way.
  */
 export function guardStorage(
   storage: Storage,
   classify: FaultClassifier,
   observer?: StorageHealthObserver,
 ): Storage {
-  const guarded = { ...storage };
-  for (const name of guardedCalls) {
-    const call = storage[name] as (...args: unknown[]) => Promise<unknown>;
-    (guarded[name] as (...args: unknown[]) => Promise<unknown>) = async (...args) => {
+  const guard =
+    <Args extends unknown[], Result>(name: GuardedCall, call: (...args: Args) => Promise<Result>) =>
+    async (...args: Args): Promise<Result> => {
       try {
         const result = await call(...args);
         observer?.available();
@@ -73,7 +73,17 @@ export function guardStorage(
         throw fault;
       }
     };
+  const guarded = { ...storage };
+  for (const name of guardedCalls) {
+    (guarded[name] as (...args: unknown[]) => Promise<unknown>) = guard(
+      name,
+      storage[name] as (...args: unknown[]) => Promise<unknown>,
+    );
   }
+  guarded.rateLimiter = (limit, windowSeconds) => {
+    const limiter = storage.rateLimiter(limit, windowSeconds);
+    return { consume: guard('rateLimit', (key: string) => limiter.consume(key)) };
+  };
   return guarded;
 }
 

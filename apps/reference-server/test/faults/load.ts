@@ -10,6 +10,8 @@ export interface CreateAnswer {
   id?: string;
   retryAfter?: string | null;
   problemType?: string;
+  /** Behind a test load balancer: the backend that answered (its `x-backend`). */
+  backend?: string;
 }
 
 /** Creates sent without pause by `concurrency` loops, until stopped. */
@@ -57,9 +59,11 @@ export function startCreateLoad(
         body: text,
       });
       const answer = (await response.json()) as { id?: string; type?: string };
+      const backend = response.headers.get('x-backend');
       answers.push({
         status: response.status,
         at: performance.now(),
+        ...(backend === null ? {} : { backend }),
         ...(response.status === 201 ? { id: answer.id } : {}),
         ...(response.status >= 400
           ? { retryAfter: response.headers.get('retry-after'), problemType: answer.type }

@@ -79,7 +79,7 @@ describe('CORS_ALLOW_ORIGINS set', () => {
     expect(created.status).toBe(201);
     expect(corsHeaders(created.headers)).toEqual({
       'access-control-allow-origin': 'http://localhost:8081',
-      'access-control-expose-headers': 'Retry-After',
+      'access-control-expose-headers': 'Retry-After, RateLimit, RateLimit-Policy',
     });
 
     const refused = await server.send('POST', users, {

@@ -10,6 +10,7 @@ import { createApp } from '../../src/app.js';
 import { generateCredential } from '../../src/credentials/generate-credential.js';
 import { createHttpServer, type HttpTimeouts } from '../../src/http/http-server.js';
 import { createLogger } from '../../src/logger.js';
+import type { Metrics } from '../../src/metrics/metrics.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import type { InstitutionCredential, Storage } from '../../src/storage/types.js';
 
@@ -64,6 +65,7 @@ export async function startTestServer(
     rateLimitPerMinute?: number;
     corsAllowOrigins?: string[];
     timeouts?: HttpTimeouts;
+    metrics?: Metrics;
   } = {},
 ): Promise<TestServer> {
   const shared = options.shareWith;
@@ -83,6 +85,7 @@ export async function startTestServer(
     ...(options.docsPage ? { docsPage: options.docsPage } : {}),
     ...(options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {}),
     ...(options.corsAllowOrigins ? { corsAllowOrigins: options.corsAllowOrigins } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   const server = createHttpServer(app, options.timeouts).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));

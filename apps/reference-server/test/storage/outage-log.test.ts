@@ -55,21 +55,26 @@ describe('outageLog', () => {
     });
   });
 
-  it('counts successes between failures as part of the outage until it has been quiet', () => {
+  it('counts successes between failures as part of the outage until it has been quiet (databaseUp false until then)', () => {
     const { lines, log, fault, at } = setUp();
+    expect(log.databaseUp()).toBe(true);
     log.unavailable(fault, 'updateUser');
+    expect(log.databaseUp()).toBe(false);
     log.refusedRequest();
     at(outageQuietMs - 1);
     log.available();
+    expect(log.databaseUp()).toBe(false);
     at(outageQuietMs);
     log.unavailable(fault, 'updateUser');
     log.refusedRequest();
     at(2 * outageQuietMs - 1);
     log.available();
     expect(lines).toHaveLength(1);
+    expect(log.databaseUp()).toBe(false);
     at(2 * outageQuietMs);
     log.available();
     expect(lines).toHaveLength(2);
+    expect(log.databaseUp()).toBe(true);
     expect(lines[1]).toMatchObject({ refusedRequests: 2, durationMs: 2 * outageQuietMs });
   });
 });

@@ -115,7 +115,7 @@ describe.skipIf(skipReason)(
       const rows = await poolOn('fresh').query<{ n: number }>(
         'SELECT count(*)::integer AS n FROM schema_migrations',
       );
-      expect(rows.rows[0]?.n).toBe(1);
+      expect(rows.rows[0]?.n).toBe((await loadMigrations(migrationsDir('postgres'))).length);
     });
 
     describe('creates in batches', () => {
@@ -187,6 +187,28 @@ describe.skipIf(skipReason)(
         );
         expect(rows[0]).toEqual({ users: 90, members: 180, deadlocks: '0' });
       });
+    });
+
+    test('rate limiters of storages on pools of their own, as server processes are, share one count', async () => {
+      await createDatabase('rate_limits');
+      await migratePostgres(poolOn('rate_limits'), await loadMigrations(migrationsDir('postgres')));
+      const limiters = Array.from({ length: 3 }, () =>
+        createPostgresStorage(poolOn('rate_limits')).rateLimiter(10, 60),
+      );
+      const windows = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => limiters[i % 3]?.consume('institution-a')),
+      );
+      const allowed = windows.filter((window) => window?.allowed);
+      expect(allowed).toHaveLength(10);
+      expect(
+        allowed.map((window) => window?.remaining).sort((a, b) => (a ?? 0) - (b ?? 0)),
+      ).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      const { rows } = await poolOn('rate_limits').query<{ key: string; points: number }>(
+        'SELECT key, points FROM rate_limits',
+      );
+      // Refused requests count too, until this process remembers the window as spent.
+      expect(rows).toEqual([{ key: 'requests:institution-a', points: expect.any(Number) }]);
+      expect(rows[0]?.points).toBeGreaterThanOrEqual(11);
     });
 
     test('a failed transaction gives its connection back rolled back', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import {
   ConflictError,
@@ -493,6 +494,51 @@ export function storageContract(open: () => Promise<StorageUnderTest>): void {
       await storage.upsertCredentials([]);
       expect(await storage.countInstitutions()).toBe(0);
       await expect(storage.ping()).resolves.toBeUndefined();
+    });
+  });
+
+  describe('rateLimiter', () => {
+    test('counts each key down to 0 in its window, then refuses until the window ends', async () => {
+      const limiter = storage.rateLimiter(3, 60);
+      const [key, other] = [randomUUID(), randomUUID()];
+      const windows = [];
+      for (let i = 0; i < 5; i++) windows.push(await limiter.consume(key));
+      expect(windows.map(({ allowed, remaining }) => ({ allowed, remaining }))).toEqual([
+        { allowed: true, remaining: 2 },
+        { allowed: true, remaining: 1 },
+        { allowed: true, remaining: 0 },
+        { allowed: false, remaining: 0 },
+        { allowed: false, remaining: 0 },
+      ]);
+      for (const { resetsInMs } of windows) {
+        expect(resetsInMs).toBeGreaterThan(50_000);
+        expect(resetsInMs).toBeLessThanOrEqual(60_000);
+      }
+      // Every key has a window of its own.
+      expect(await limiter.consume(other)).toMatchObject({ allowed: true, remaining: 2 });
+    });
+
+    test('requests counted at once are each counted: exactly the limit is allowed', async () => {
+      const limiter = storage.rateLimiter(4, 60);
+      const key = randomUUID();
+      const windows = await Promise.all(Array.from({ length: 12 }, () => limiter.consume(key)));
+      expect(windows.filter((w) => w.allowed)).toHaveLength(4);
+      expect(
+        windows
+          .filter((w) => w.allowed)
+          .map((w) => w.remaining)
+          .sort(),
+      ).toEqual([0, 1, 2, 3]);
+    });
+
+    test('a new window starts once the last has ended', async () => {
+      const limiter = storage.rateLimiter(1, 1);
+      const key = randomUUID();
+      expect((await limiter.consume(key)).allowed).toBe(true);
+      const refused = await limiter.consume(key);
+      expect(refused.allowed).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, refused.resetsInMs + 50));
+      expect(await limiter.consume(key)).toMatchObject({ allowed: true, remaining: 0 });
     });
   });
 

@@ -17,6 +17,7 @@ function failingWith(error: unknown): Storage {
     findCredential: fail,
     upsertCredentials: fail,
     countInstitutions: fail,
+    rateLimiter: () => ({ consume: fail }),
     ping: fail,
     close: () => Promise.resolve(),
   };
@@ -43,6 +44,15 @@ describe('guardStorage', () => {
     expect(error).toMatchObject({ reason: 'cannot be reached', cause: refused });
     await expect(storage.ping()).rejects.toBeInstanceOf(StorageUnavailableError);
     expect(seen).toEqual(['unavailable findCredential', 'unavailable ping']);
+  });
+
+  it("guards its rate limiters' counting too: a database that cannot count is unavailable", async () => {
+    const { seen, observer } = recording();
+    const limiter = guardStorage(failingWith(refused), classify, observer).rateLimiter(30, 60);
+    const error = await limiter.consume('institution').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StorageUnavailableError);
+    expect(error).toMatchObject({ reason: 'cannot be reached', cause: refused });
+    expect(seen).toEqual(['unavailable rateLimit']);
   });
 
   it('passes other errors through unchanged: a conflict is the database answering', async () => {
