@@ -36,6 +36,7 @@ export function migrationContract(dialect: Dialect, fresh: () => Promise<Migrati
     expect(await db.migrate(migrationsDir(dialect))).toEqual(files.map((m) => m.version));
     expect(await db.tables()).toEqual([
       'accounts',
+      'credential_events',
       'credentials',
       'institutions',
       'memberships',
