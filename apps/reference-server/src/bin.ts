@@ -1,11 +1,11 @@
-#!/usr/bin/env node
 import { runCredentialsCommand } from './credentials/command/run.js';
 
 /**
- * The package's bin, `institution-api-server`, for an installed server (a container image runs it
- * from a production install, where `npm run` scripts of the repository are not at hand):
+ * The program of the package's bin, `institution-api-server` (bin/institution-api-server.js
+ * launches it), for an installed server: a container image runs it from a production install,
+ * where the repository's `npm run` scripts are not at hand.
  *
- *   institution-api-server credentials <subcommand> …   the key lifecycle (command/run.ts)
+ *   institution-api-server credentials <subcommand> …   the key lifecycle (credentials/command/run.ts)
  */
 const usage = `Usage: institution-api-server credentials <subcommand> [options]
 
