@@ -347,7 +347,8 @@ export function createPostgresStorage(
           institutionIds.set(name, await upsertInstitution(client, name));
         }
         const { rows } = await client.query<CredentialRow>(
-          `${selectCredentialsSql} WHERE c.public_key = ANY($1) FOR UPDATE OF c`,
+          `${selectCredentialsSql} WHERE c.public_key = ANY($1)
+           ORDER BY c.public_key FOR UPDATE OF c`,
           [list.map((credential) => credential.publicKey)],
         );
         const stored = new Map(rows.map((row) => [row.public_key, row]));
@@ -465,8 +466,12 @@ export function createPostgresStorage(
       );
     },
 
-    sealCredentialSecrets: ({ actor, reencrypt }) =>
-      inPostgresTransaction(pool, async (client) => {
+    async sealCredentialSecrets({ actor, reencrypt }) {
+      // Every start checks the keys; only an upgrade or a re-encryption writes, so only then are
+      // the rows locked (a lock on every key pair at every start would be in the way of rotations).
+      const { rows: unlocked } = await pool.query<CredentialRow>(selectCredentialsSql);
+      if (planSealing(unlocked, { keyring, actor, reencrypt }).writes.length === 0) return [];
+      return inPostgresTransaction(pool, async (client) => {
         // Locked, so that servers starting together seal each secret once.
         const { rows } = await client.query<CredentialRow>(
           `${selectCredentialsSql} ORDER BY c.public_key FOR UPDATE OF c`,
@@ -481,7 +486,8 @@ export function createPostgresStorage(
           );
         }
         return recordEvents(client, plan.events);
-      }),
+      });
+    },
 
     async countInstitutions() {
       const [row] = await query<{ count: number }>(
