@@ -4,21 +4,25 @@
 // speed drifts over minutes skews each run of every build alike. Prints per run: creates/s, p50/p99,
 // the server's CPU per create (from /proc: on a VM that reports no steal time, time taken by the host
 // counts here too) and creates per commit (pg_stat_database); then the median of each build and,
-// per run, each build against the first.
+// per run, each build against the first. ENGINE=embedded compares them on the embedded SQLite
+// instead, each build on a fresh directory of its own (no creates per commit there).
 //
 //   npm run build && cp -r dist dist-after            # the change
 //   git stash && npm run build && cp -r dist dist-before && git stash pop
 //   node bench/compare-builds.mjs dist-before dist-after
 //
 // The build directories must sit in this package (their imports resolve from here); `dist-*` is
-// ignored by git. RUNS (6), DURATION (5 s), CONNECTIONS (10), WARMUP (3 s) adjust it. Linux only.
+// ignored by git. Every build gets the benchmark's CREDENTIALS_ENCRYPTION_KEY (lib/requests.mjs),
+// which PostgreSQL requires since issue 26 and earlier builds ignore. RUNS (6), DURATION (5 s),
+// CONNECTIONS (10), WARMUP (3 s), ENGINE (postgres) adjust it. Linux only.
 //
 // A build may be followed by NAME=value words, in one argument, to compare the same build under
 // other environments, e.g. the cost of the metrics (issue 25; METRICS_PORT=0: any free port):
 //
 //   npm run build && node bench/compare-builds.mjs dist 'dist METRICS_PORT=0'
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { drive, median } from './lib/load.mjs';
 import { createRequest, credentialsEnv } from './lib/requests.mjs';
@@ -46,6 +50,11 @@ const runs = Number(process.env.RUNS ?? 6);
 const duration = Number(process.env.DURATION ?? 5);
 const connections = Number(process.env.CONNECTIONS ?? 10);
 const warmup = Number(process.env.WARMUP ?? 3);
+const embedded = process.env.ENGINE === 'embedded';
+if (!['postgres', 'embedded', undefined].includes(process.env.ENGINE)) {
+  console.error('ENGINE must be postgres (the default) or embedded');
+  process.exit(2);
+}
 
 if (
   builds.length === 0 ||
@@ -63,17 +72,18 @@ function cpuMicros(pid) {
 }
 
 stopEverythingOnSignals();
-const postgres = await startPostgres({ durable: true });
-if (postgres.unavailable) throw new Error(postgres.unavailable);
+const postgres = embedded ? undefined : await startPostgres({ durable: true });
+if (postgres?.unavailable) throw new Error(postgres.unavailable);
 const { postgresBinDir } = await import('@institution-api/test-support/postgres');
 const psql = (sql) =>
   execFileSync(join(postgresBinDir, 'psql'), [postgres.url, '-Atc', sql]).toString().trim();
+const scratch = embedded ? mkdtempSync(join(tmpdir(), 'compare-builds-')) : undefined;
 const created = 201;
 const servers = [];
 try {
   for (const [index, build] of builds.entries()) {
     const database = `build_${index}`;
-    psql(`CREATE DATABASE ${database}`);
+    if (postgres) psql(`CREATE DATABASE ${database}`);
     const handle = await startProcess(
       build.label,
       process.execPath,
@@ -81,7 +91,9 @@ try {
       {
         env: {
           ...credentialsEnv,
-          DATABASE_URL: postgres.url.replace(/\/postgres$/, `/${database}`),
+          DATABASE_URL: postgres
+            ? postgres.url.replace(/\/postgres$/, `/${database}`)
+            : join(scratch, database),
           ...build.env,
         },
         ready: async (baseUrl) => (await fetch(`${baseUrl}/healthz`)).status === 200,
@@ -90,7 +102,9 @@ try {
     servers.push({ build: build.label, database, handle, rates: [] });
   }
   const commits = (database) =>
-    Number(psql(`SELECT xact_commit FROM pg_stat_database WHERE datname = '${database}'`));
+    postgres
+      ? Number(psql(`SELECT xact_commit FROM pg_stat_database WHERE datname = '${database}'`))
+      : Number.NaN;
   const run = (server, seconds) =>
     drive({
       label: server.build,
@@ -113,7 +127,7 @@ try {
       console.log(
         `run ${round} ${server.build}: ${Math.round(result.requestsPerSecond)} creates/s, ` +
           `p50 ${result.p50} ms, p99 ${result.p99} ms, server CPU ${Math.round(cpu / result.total)} µs ` +
-          `per create, ${(result.total / batches).toFixed(2)} creates per commit`,
+          `per create${postgres ? `, ${(result.total / batches).toFixed(2)} creates per commit` : ''}`,
       );
     }
   }
@@ -130,6 +144,7 @@ try {
   }
 } finally {
   for (const server of servers) await server.handle.stop();
-  await postgres.stop();
+  await postgres?.stop();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
   killAll();
 }

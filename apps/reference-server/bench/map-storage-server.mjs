@@ -65,9 +65,13 @@ const storage = {
         institutionId: found.institution,
         institution: found.institution,
         secretKey: found.secretKey,
+        expiresAt: null,
+        revokedAt: null,
       }
     );
   },
+  // The key lifecycle is the command's; a benchmark of the HTTP layer only authenticates.
+  async recordCredentialUse() {},
   async upsertCredentials() {},
   async countInstitutions() {
     return credentials.size;

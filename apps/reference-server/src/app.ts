@@ -5,6 +5,7 @@ import compression from 'compression';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { cachedCredentials } from './credentials/credential-cache.js';
+import { lastUsedRecorder } from './credentials/last-used.js';
 import { authenticate } from './http/authenticate.js';
 import { contractValidation } from './http/contract.js';
 import { corsForOrigins } from './http/cors.js';
@@ -99,7 +100,14 @@ export function createApp(deps: AppDependencies): Express {
 
   const authenticatedOperation = [
     readRawBody(),
-    authenticate(cachedCredentials(deps.storage), deps.signature),
+    authenticate(cachedCredentials(deps.storage), {
+      ...(deps.signature ? { signature: deps.signature } : {}),
+      onAuthenticated: lastUsedRecorder(deps.storage, {
+        // The outage log already tells of a database that does not answer.
+        onError: (error) =>
+          deps.logger.debug({ cause: (error as Error).message }, 'last use of a key not recorded'),
+      }),
+    }),
     ...(deps.rateLimitPerMinute
       ? [rateLimitPerInstitution(deps.storage, deps.rateLimitPerMinute)]
       : []),

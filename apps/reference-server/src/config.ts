@@ -1,6 +1,13 @@
 import { isIP } from 'node:net';
 import type { SignatureAlgorithm, SignatureEncoding } from '@institution-api/signing';
 import type { Level } from 'pino';
+import {
+  type EncryptionKey,
+  encryptionKeyVariable,
+  keyRequiredWithPostgres,
+  parseEncryptionKey,
+  previousEncryptionKeyVariable,
+} from './credentials/encryption-key.js';
 import { parseInstitutionCredentials } from './credentials/parse-institution-credentials.js';
 import { defaultDataDir, parseDatabaseUrl } from './storage/open-storage.js';
 import type { InstitutionCredential } from './storage/types.js';
@@ -50,6 +57,20 @@ export interface Config {
    * 0–65535 (0: any free port, logged); never PORT, since the API port does not serve them.
    */
   metricsPort: number | undefined;
+  /**
+   * CREDENTIALS_ENCRYPTION_KEY (`current`, base64 of 32 bytes): the key the institutions' secret
+   * keys are encrypted with in the database; required with PostgreSQL, and the same for every
+   * process on one database. Unset on the embedded database: a key file beside it.
+   * CREDENTIALS_ENCRYPTION_KEY_PREVIOUS: the key before it, which still opens the secrets sealed
+   * with it until `credentials reencrypt` has moved them (see storage/open-storage.ts).
+   */
+  encryptionKeys: EncryptionKeys;
+}
+
+/** CREDENTIALS_ENCRYPTION_KEY and CREDENTIALS_ENCRYPTION_KEY_PREVIOUS, parsed. */
+export interface EncryptionKeys {
+  current?: EncryptionKey;
+  previous?: EncryptionKey;
 }
 
 /** A configuration value is wrong; the message names the variable and what it accepts. */
@@ -60,7 +81,11 @@ export class ConfigError extends Error {
   }
 }
 
-const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** The values of LOG_LEVEL. */
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** One of {@link logLevels}. */
+export type LogLevel = (typeof logLevels)[number];
 const algorithms = ['sha256', 'sha512'] as const;
 const encodings = ['hex', 'base64'] as const;
 
@@ -68,7 +93,8 @@ const encodings = ['hex', 'base64'] as const;
  * Reads and checks the configuration. Every invalid value is reported at once, as one
  * {@link ConfigError} listing each variable and the values it accepts, so the server fails at
  * start rather than on the first request. An empty variable counts as unset. Messages never
- * repeat the values of DATABASE_URL or INSTITUTION_CREDENTIALS: they may hold secrets.
+ * repeat the values of DATABASE_URL, INSTITUTION_CREDENTIALS or the encryption keys: they may hold
+ * secrets.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
@@ -118,11 +144,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }, undefined),
     corsAllowOrigins: check(() => parseOrigins(read('CORS_ALLOW_ORIGINS')), []),
     metricsPort: check(() => parseMetricsPort(read('METRICS_PORT'), read('PORT')), undefined),
+    encryptionKeys: {},
   };
+  try {
+    config.encryptionKeys = loadEncryptionKeys(env, read('DATABASE_URL'));
+  } catch (error) {
+    problems.push(...(error as Error).message.split('\n'));
+  }
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   }
   return config;
+}
+
+/**
+ * Reads CREDENTIALS_ENCRYPTION_KEY and CREDENTIALS_ENCRYPTION_KEY_PREVIOUS (the server's
+ * configuration, and the credentials command's). Throws one line per problem, never repeating a
+ * key: a value that is not base64 of 32 bytes, the same key twice, or no key with PostgreSQL.
+ */
+export function loadEncryptionKeys(
+  env: NodeJS.ProcessEnv,
+  databaseUrl: string | undefined,
+): EncryptionKeys {
+  const problems: string[] = [];
+  const keys: EncryptionKeys = {};
+  const read = (name: string) => {
+    const value = env[name]?.trim();
+    if (value === undefined || value === '') return undefined;
+    try {
+      return parseEncryptionKey(name, value);
+    } catch (error) {
+      problems.push((error as Error).message);
+      return undefined;
+    }
+  };
+  const current = read(encryptionKeyVariable);
+  const previous = read(previousEncryptionKeyVariable);
+  if (current) keys.current = current;
+  if (previous) keys.previous = previous;
+  if (current && previous && current.id === previous.id) {
+    problems.push(`${previousEncryptionKeyVariable} is the same key as ${encryptionKeyVariable}.`);
+  }
+  const onPostgres = /^postgres(?:ql)?:\/\//i.test(databaseUrl?.trim() ?? '');
+  if (onPostgres && !current && !problems.some((p) => p.startsWith(encryptionKeyVariable))) {
+    problems.push(keyRequiredWithPostgres);
+  }
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+  return keys;
 }
 
 function parsePort(value: string | undefined): number {

@@ -43,8 +43,8 @@ export function startBanner(options: {
     lines.push(
       '',
       'No institution was configured, so a demo institution was created.',
-      'Its keys are shown this once: keep them. (To issue more, stop the server and run',
-      '  npm run issue-credentials -w @institution-api/reference-server -- --institution "Name")',
+      'Its keys are shown this once: keep them. (To issue more, rotate or revoke keys, run',
+      '  npm run credentials -w @institution-api/reference-server -- issue --institution "Name")',
       `  public key: ${demo.publicKey}`,
       `  secret key: ${demo.secretKey}`,
       '',

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { generateCredential } from './credentials/generate-credential.js';
+import { logCredentialEvents } from './credentials/credential-events.js';
+import { EncryptionKeyError } from './credentials/encryption-key.js';
+import { issueCredential } from './credentials/issue-credential.js';
 import { startBanner } from './demo-banner.js';
 import { createHttpServer } from './http/http-server.js';
 import { createLogger, flushLogs } from './logger.js';
@@ -17,8 +19,9 @@ import type { InstitutionCredential, Storage } from './storage/types.js';
 
 /**
  * `npm start`: read the configuration from the environment, install the stop signals, open the
- * database (embedded SQLite in `data/` unless DATABASE_URL says otherwise), provision
- * INSTITUTION_CREDENTIALS, create a demo institution when there is none at all, and listen.
+ * database (embedded SQLite in `data/` unless DATABASE_URL says otherwise; its secrets encrypted
+ * with CREDENTIALS_ENCRYPTION_KEY or the key file), provision INSTITUTION_CREDENTIALS (never
+ * reviving a revoked key), create a demo institution when there is none at all, and listen.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -40,15 +43,18 @@ async function main(): Promise<void> {
         ),
       health: outage,
       asTheOneServer: true,
+      encryptionKeys: config.encryptionKeys,
+      onCredentialEvents: (events) => logCredentialEvents(logger, events),
     });
     stop.storage(storage);
     if (!stop.stopping) await serve(config, storage, logger, stop, outage);
   } catch (error) {
-    // Logged too, so that the error is written before the exit drops what is still buffered.
-    logger.fatal(
-      error instanceof DatabaseInUseError ? { reason: error.message } : { err: error },
-      'failed to start',
-    );
+    // Logged too, so that the error is written before the exit drops what is still buffered. What
+    // the operator must fix (a second server on an embedded database, a key that does not fit):
+    // its one line, no stack.
+    if (error instanceof DatabaseInUseError || error instanceof EncryptionKeyError)
+      logger.fatal({ problem: error.message }, 'failed to start');
+    else logger.fatal({ err: error }, 'failed to start');
     await flushLogs(logger, logFlushTimeoutMs);
     throw error;
   }
@@ -62,7 +68,8 @@ async function serve(
   outage: OutageLog,
 ): Promise<void> {
   if (config.institutionCredentials) {
-    await storage.upsertCredentials(config.institutionCredentials);
+    // A revoked or expired pair is skipped (stays refused), with a warning naming it.
+    logCredentialEvents(logger, await storage.upsertCredentials(config.institutionCredentials));
     logger.info(
       { institutions: config.institutionCredentials.map((c) => c.institution) },
       'provisioned INSTITUTION_CREDENTIALS',
@@ -70,8 +77,12 @@ async function serve(
   }
   let demo: InstitutionCredential | undefined;
   if ((await storage.countInstitutions()) === 0) {
-    demo = generateCredential('Demo institution');
-    await storage.upsertCredentials([demo]);
+    const issued = await issueCredential(storage, 'Demo institution', {
+      actor: 'start',
+      reason: 'demo institution: no institution was configured',
+    });
+    demo = issued.credential;
+    logCredentialEvents(logger, issued.events);
     logger.info({ institution: demo.institution }, 'created the demo institution');
   }
   if (stop.stopping) return;
@@ -121,10 +132,12 @@ async function listen(server: Server, port: number, host: string): Promise<numbe
 }
 
 main().catch((error: unknown) => {
-  // Configuration errors, and a second server on an embedded database, are the operator's to fix:
-  // their message, no stack. Others are faults.
+  // Configuration errors, a second server on an embedded database and an encryption key that does
+  // not fit are the operator's to fix: their message, no stack. Others are faults.
   process.stderr.write(
-    error instanceof ConfigError || error instanceof DatabaseInUseError
+    error instanceof ConfigError ||
+      error instanceof DatabaseInUseError ||
+      error instanceof EncryptionKeyError
       ? `reference-server: ${error.message}\n`
       : `reference-server: failed to start: ${(error as Error).stack ?? String(error)}\n`,
   );

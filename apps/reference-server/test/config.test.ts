@@ -14,10 +14,13 @@ describe('loadConfig', () => {
       rateLimitPerMinute: undefined,
       corsAllowOrigins: [],
       metricsPort: undefined,
+      encryptionKeys: {},
     });
   });
 
   test('reads every variable; empty counts as unset', () => {
+    const key = Buffer.alloc(32, 1);
+    const previous = Buffer.alloc(32, 2);
     const credentials = [
       { institution: 'Alpha', publicKey: 'pk_alpha', secretKey: 'sk_0123456789abcdef' },
     ];
@@ -34,6 +37,8 @@ describe('loadConfig', () => {
         RATE_LIMIT_PER_MINUTE: '120',
         CORS_ALLOW_ORIGINS: 'https://docs.example.com, http://localhost:8081',
         METRICS_PORT: '9464',
+        CREDENTIALS_ENCRYPTION_KEY: key.toString('base64'),
+        CREDENTIALS_ENCRYPTION_KEY_PREVIOUS: previous.toString('base64'),
       }),
     ).toEqual({
       port: 0,
@@ -46,6 +51,18 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 120,
       corsAllowOrigins: ['https://docs.example.com', 'http://localhost:8081'],
       metricsPort: 9464,
+      encryptionKeys: {
+        current: {
+          key,
+          id: expect.stringMatching(/^[0-9a-f]{16}$/),
+          source: 'CREDENTIALS_ENCRYPTION_KEY',
+        },
+        previous: {
+          key: previous,
+          id: expect.stringMatching(/^[0-9a-f]{16}$/),
+          source: 'CREDENTIALS_ENCRYPTION_KEY_PREVIOUS',
+        },
+      },
     });
     expect(loadConfig({ PORT: '0', METRICS_PORT: '0' }).metricsPort).toBe(0);
     expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '0' }).rateLimitPerMinute).toBeUndefined();
@@ -85,6 +102,25 @@ describe('loadConfig', () => {
     [{ SIGNATURE_ENCODING: 'HEX' }, 'SIGNATURE_ENCODING must be one of hex, base64, not "HEX".'],
     [{ DATABASE_URL: 'mysql://u:hunter2@db/x' }, 'unsupported scheme "mysql://"'],
     [
+      { DATABASE_URL: 'postgres://db/app' },
+      'CREDENTIALS_ENCRYPTION_KEY is required with PostgreSQL (every server process and the credentials command on one database need the same key): make one with `openssl rand -base64 32`.',
+    ],
+    [
+      { CREDENTIALS_ENCRYPTION_KEY: 'hunter2' },
+      'CREDENTIALS_ENCRYPTION_KEY must be 32 bytes in base64 (44 characters); make one with `openssl rand -base64 32`.',
+    ],
+    [
+      { CREDENTIALS_ENCRYPTION_KEY_PREVIOUS: 'hunter2' },
+      'CREDENTIALS_ENCRYPTION_KEY_PREVIOUS must be 32 bytes in base64',
+    ],
+    [
+      {
+        CREDENTIALS_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+        CREDENTIALS_ENCRYPTION_KEY_PREVIOUS: Buffer.alloc(32, 3).toString('base64'),
+      },
+      'CREDENTIALS_ENCRYPTION_KEY_PREVIOUS is the same key as CREDENTIALS_ENCRYPTION_KEY.',
+    ],
+    [
       { INSTITUTION_CREDENTIALS: '{"not":"an array"}' },
       'INSTITUTION_CREDENTIALS must be a JSON array',
     ],
@@ -104,6 +140,7 @@ describe('loadConfig', () => {
         INSTITUTION_CREDENTIALS: JSON.stringify([
           { institution: 'A', publicKey: 'pk', secretKey: secret },
         ]),
+        CREDENTIALS_ENCRYPTION_KEY: `${secret}-not-a-key`,
       });
     } catch (caught) {
       error = caught;
@@ -111,7 +148,7 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;
     expect(message).toMatch(
-      /PORT[\s\S]*DATABASE_URL[\s\S]*INSTITUTION_CREDENTIALS[\s\S]*SIGNATURE_ENCODING/,
+      /PORT[\s\S]*DATABASE_URL[\s\S]*INSTITUTION_CREDENTIALS[\s\S]*SIGNATURE_ENCODING[\s\S]*CREDENTIALS_ENCRYPTION_KEY/,
     );
     expect(message).not.toContain(secret);
     expect(message).not.toContain('hunter2');

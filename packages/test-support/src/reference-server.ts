@@ -20,13 +20,25 @@ export interface Credential {
   secretKey: string;
 }
 
+/**
+ * CREDENTIALS_ENCRYPTION_KEY for the servers tests start: a fixed key (base64 of the 32 bytes
+ * "test-only key: never use in prod"), so that every server of a test on one PostgreSQL shares it,
+ * as the reference server requires there. Never use it outside tests.
+ */
+export const testCredentialsEncryptionKey = Buffer.from(
+  'test-only key: never use in prod',
+).toString('base64');
+
 /** How to start it. */
 export interface ReferenceServerOptions {
   /** The institutions and their key pairs (INSTITUTION_CREDENTIALS). */
   credentials: Credential[];
   /** DATABASE_URL; an in-memory SQLite database (`memory://`) unless given. */
   databaseUrl?: string;
-  /** More environment for the server (CORS_ALLOW_ORIGINS, RATE_LIMIT_PER_MINUTE, …). */
+  /**
+   * More environment for the server (CORS_ALLOW_ORIGINS, RATE_LIMIT_PER_MINUTE, …). Without a
+   * CREDENTIALS_ENCRYPTION_KEY here, the server gets {@link testCredentialsEncryptionKey}.
+   */
   env?: Record<string, string>;
 }
 
@@ -62,6 +74,7 @@ export async function startReferenceServer(
       PORT: String(port),
       LOG_LEVEL: 'warn',
       INSTITUTION_CREDENTIALS: JSON.stringify(options.credentials),
+      CREDENTIALS_ENCRYPTION_KEY: testCredentialsEncryptionKey,
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

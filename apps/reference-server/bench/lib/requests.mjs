@@ -11,8 +11,15 @@ export const credential = {
   secretKey: 'sk_bench_0123456789abcdef0123456789',
 };
 
-/** INSTITUTION_CREDENTIALS for a server under benchmark. */
-export const credentialsEnv = { INSTITUTION_CREDENTIALS: JSON.stringify([credential]) };
+/**
+ * INSTITUTION_CREDENTIALS for a server under benchmark, and the key its secrets are encrypted with
+ * (required on PostgreSQL; a build from before it ignores it). A fixed key, as the tests' (base64 of
+ * "bench-only key: not for any prod"): never one to use outside a benchmark.
+ */
+export const credentialsEnv = {
+  INSTITUTION_CREDENTIALS: JSON.stringify([credential]),
+  CREDENTIALS_ENCRYPTION_KEY: Buffer.from('bench-only key: not for any prod').toString('base64'),
+};
 
 /** The create path; an update is `${usersPath}/{id}`. */
 export const usersPath = '/api/v1/external/users';

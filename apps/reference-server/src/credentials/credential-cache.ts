@@ -1,14 +1,15 @@
-import type { Storage } from '../storage/types.js';
+import type { FoundCredential, Storage } from '../storage/types.js';
 
-/** What authentication needs to know of a public key: its institution and secret. */
-export type StoredCredential = NonNullable<Awaited<ReturnType<Storage['findCredential']>>>;
+/** What authentication needs to know of a public key: its institution, secret and state. */
+export type StoredCredential = FoundCredential;
 
 /** Looks a public key up; null when no institution has it. */
 export type CredentialLookup = (publicKey: string) => Promise<StoredCredential | null>;
 
 /**
  * How long a looked-up key pair (or the absence of one) is trusted without asking the database
- * again: a key pair issued, rotated or revoked while the server runs takes effect within this.
+ * again: a key pair issued, rotated or revoked while the server runs takes effect within this, in
+ * every server process (spec: "Assumptions", credentials: the refusal bound).
  */
 export const credentialTtlMs = 5_000;
 
@@ -18,8 +19,9 @@ const maxEntries = 10_000;
 /**
  * {@link Storage.findCredential} behind an in-memory cache with a short TTL, so that a signed
  * request costs no database query for its key pair (issue #9: on PostgreSQL a round trip per
- * request). Unknown keys are remembered too, so a flood of made-up keys does not reach the
- * database either. Concurrent lookups of one key share one query.
+ * request) and no decryption of its secret (the storage decrypts it once per lookup; issue #26).
+ * Unknown keys are remembered too, so a flood of made-up keys does not reach the database either.
+ * Concurrent lookups of one key share one query.
  */
 export function cachedCredentials(
   storage: Pick<Storage, 'findCredential'>,

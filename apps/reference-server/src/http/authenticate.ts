@@ -30,7 +30,19 @@ export type AuthenticationFailure =
   | 'missing-header'
   | 'malformed-header'
   | 'unknown-public-key'
+  | 'revoked-public-key'
+  | 'expired-public-key'
   | 'wrong-signature';
+
+/** Options of {@link authenticate}. */
+export interface AuthenticateOptions {
+  /** Signature algorithm and encoding (SIGNATURE_ALGORITHM, SIGNATURE_ENCODING). */
+  signature?: SignatureOptions;
+  /** Told of each request whose signature verified (credentials/last-used.ts); never awaited. */
+  onAuthenticated?: (publicKey: string) => void;
+  /** The clock a key's expiry is compared with. */
+  now?: () => number;
+}
 
 /**
  * Verifies `Authorization: <publicKey>:<signature>` (the key pair from `findCredential`, in the
@@ -40,14 +52,18 @@ export type AuthenticationFailure =
  * "Authentication").
  *
  * Every failure answers the same 401 problem; only the log says which check failed, with the
- * public key but never a secret, a presented or an expected signature. An unknown public key still
- * costs one HMAC, so the answer time does not tell an unknown key from a wrong signature at the
- * HMAC step. `verifySync` compares in constant time.
+ * public key but never a secret, a presented or an expected signature. A revoked or expired key
+ * is refused exactly as an unknown one (spec: "Assumptions", credentials: nothing tells a caller
+ * that the key existed), and like it still costs one HMAC, so the answer time does not tell these
+ * apart from a wrong signature at the HMAC step. `verifySync` compares in constant time. A key's
+ * expiry is compared with the clock on every request, so it holds to the millisecond; a
+ * revocation takes effect once the lookup's cache forgets the key (5 s: credential-cache.ts).
  */
 export function authenticate(
   findCredential: CredentialLookup,
-  signature: SignatureOptions = {},
+  options: AuthenticateOptions = {},
 ): RequestHandler {
+  const { signature = {}, onAuthenticated, now = Date.now } = options;
   return async (req, res, next) => {
     const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const refuse = (reason: AuthenticationFailure, publicKey?: string) => {
@@ -63,14 +79,22 @@ export function authenticate(
     const presented = parseAuthorization(header, signature);
     if (!presented) return refuse('malformed-header');
     const credential = await findCredential(presented.publicKey);
-    if (!credential) {
+    const unusable: AuthenticationFailure | undefined = !credential
+      ? 'unknown-public-key'
+      : credential.revokedAt
+        ? 'revoked-public-key'
+        : credential.expiresAt && credential.expiresAt.getTime() <= now()
+          ? 'expired-public-key'
+          : undefined;
+    if (!credential || unusable) {
       verifySync(body, presented.signature, 'no-such-institution', signature);
-      return refuse('unknown-public-key', presented.publicKey);
+      return refuse(unusable ?? 'unknown-public-key', presented.publicKey);
     }
     if (!verifySync(body, presented.signature, credential.secretKey, signature)) {
       return refuse('wrong-signature', presented.publicKey);
     }
     res.locals.institution = { id: credential.institutionId, name: credential.institution };
+    onAuthenticated?.(presented.publicKey);
     next();
   };
 }

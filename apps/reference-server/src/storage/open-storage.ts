@@ -1,11 +1,20 @@
-import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  type CredentialKeyring,
+  type EncryptionKey,
+  EncryptionKeyError,
+  keyFileOf,
+  keyRequiredWithPostgres,
+  loadOrCreateKeyFile,
+  randomEncryptionKey,
+} from '../credentials/encryption-key.js';
 import { openPostgresStorage } from './postgres-storage.js';
 import type { SqliteOptions } from './sqlite-database.js';
-import { holdSqliteServerLock } from './sqlite-server-lock.js';
+import { holdSqliteServerLock, type SqliteServerLock } from './sqlite-server-lock.js';
 import { openSqliteStorage } from './sqlite-storage.js';
-import type { Storage } from './types.js';
+import type { CredentialEvent, Storage } from './types.js';
 import type { StorageHealthObserver } from './unavailable.js';
 
 /**
@@ -84,11 +93,23 @@ export interface OpenStorageOptions extends SqliteOptions {
    * DatabaseInUseError (see sqlite-server-lock.ts). The commands open it without.
    */
   asTheOneServer?: boolean;
+  /**
+   * CREDENTIALS_ENCRYPTION_KEY (`current`) and CREDENTIALS_ENCRYPTION_KEY_PREVIOUS, parsed (see
+   * config.ts). Without `current`: the key file beside an embedded database, a random key for an
+   * in-memory one; PostgreSQL refuses to open.
+   */
+  encryptionKeys?: { current?: EncryptionKey; previous?: EncryptionKey };
+  /** Who the events of opening are recorded as (secrets in clear encrypted); default `start`. */
+  actor?: string;
+  /** Hears the events of opening, to log them. */
+  onCredentialEvents?: (events: CredentialEvent[]) => void;
 }
 
 /**
  * Opens the database DATABASE_URL names (see {@link parseDatabaseUrl}), brings its schema up to
- * date with the migrations of its dialect (migrations/sqlite/ or migrations/postgres/), and returns
+ * date with the migrations of its dialect (migrations/sqlite/ or migrations/postgres/), checks
+ * that every stored secret key opens with the encryption key (a wrong key throws
+ * EncryptionKeyError, one line), encrypts those an earlier version stored in clear, and returns
  * the storage. Close it to release the database.
  */
 export async function openStorage(
@@ -96,27 +117,81 @@ export async function openStorage(
   options: OpenStorageOptions,
 ): Promise<Storage> {
   const target = parseDatabaseUrl(databaseUrl, options.defaultDataDir);
-  if (target.kind === 'postgres') {
-    return openPostgresStorage(target.connectionString, options.onIdleError, options.health);
-  }
-  if (!options.asTheOneServer || target.file === ':memory:') {
-    return openSqliteStorage(target.file, options, options.health);
-  }
-  const lock = holdSqliteServerLock(target.file);
+  // A second server is refused before it reads or makes a key file or opens the database.
+  const lock =
+    options.asTheOneServer && target.kind === 'sqlite' && target.file !== ':memory:'
+      ? holdSqliteServerLock(target.file)
+      : undefined;
+  let createdKeyFile: string | undefined;
+  let storage: Storage | undefined;
   try {
-    const storage = await openSqliteStorage(target.file, options, options.health);
-    return {
-      ...storage,
-      async close() {
-        try {
-          await storage.close();
-        } finally {
-          lock.release();
-        }
-      },
-    };
+    const resolved = resolveKeyring(target, options.encryptionKeys ?? {});
+    createdKeyFile = resolved.createdKeyFile;
+    storage =
+      target.kind === 'postgres'
+        ? await openPostgresStorage(
+            target.connectionString,
+            resolved.keyring,
+            options.onIdleError,
+            options.health,
+          )
+        : await openSqliteStorage(target.file, resolved.keyring, options, options.health);
+    const events = await storage.sealCredentialSecrets({
+      actor: options.actor ?? 'start',
+      reencrypt: false,
+    });
+    if (events.length > 0) options.onCredentialEvents?.(events);
+    return lock ? releasingOnClose(storage, lock) : storage;
   } catch (error) {
-    lock.release();
+    await storage?.close();
+    // A key file just made for a database whose secrets another key sealed would be the wrong
+    // key at every later start too: leave the directory as it was. (Only then: after any other
+    // failure, secrets may have been sealed with it.)
+    if (createdKeyFile && error instanceof EncryptionKeyError) unlinkSync(createdKeyFile);
+    lock?.release();
     throw error;
   }
+}
+
+/** The storage, whose close also gives up the server's lock on its embedded database. */
+function releasingOnClose(storage: Storage, lock: SqliteServerLock): Storage {
+  return {
+    ...storage,
+    async close() {
+      try {
+        await storage.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}
+
+/**
+ * The keys the secrets are sealed with: the operator's, else the embedded database's key file
+ * (created at its first start, mode 0600), else for an in-memory database a random key that lives
+ * as long as it. PostgreSQL has no default: every process on one database must share the key, and
+ * a key file on one machine would not be shared.
+ */
+function resolveKeyring(
+  target: DatabaseTarget,
+  keys: { current?: EncryptionKey; previous?: EncryptionKey },
+): { keyring: CredentialKeyring; createdKeyFile?: string } {
+  const previous = keys.previous ? { previous: keys.previous } : {};
+  if (keys.current) return { keyring: { current: keys.current, ...previous } };
+  if (target.kind === 'postgres') {
+    throw new EncryptionKeyError(keyRequiredWithPostgres);
+  }
+  if (target.file === ':memory:') {
+    return {
+      keyring: { current: { ...randomEncryptionKey(), source: 'the in-memory key' }, ...previous },
+    };
+  }
+  mkdirSync(dirname(target.file), { recursive: true });
+  const keyFile = keyFileOf(target.file);
+  const { key, created } = loadOrCreateKeyFile(keyFile);
+  return {
+    keyring: { current: key, ...previous },
+    ...(created ? { createdKeyFile: keyFile } : {}),
+  };
 }

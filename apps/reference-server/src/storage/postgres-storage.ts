@@ -1,5 +1,21 @@
 import type pg from 'pg';
+import type { CredentialKeyring } from '../credentials/encryption-key.js';
+import { sealSecret } from '../credentials/secret-box.js';
 import { batcher } from './batcher.js';
+import {
+  type CredentialRow,
+  credentialRowColumns,
+  type EventRow,
+  expirySetEvent,
+  issuedEvent,
+  type PendingEvent,
+  planProvisioning,
+  planSealing,
+  sealedValues,
+  toCredentialRecord,
+  toEvent,
+  toFoundCredential,
+} from './credential-rows.js';
 import { loadMigrations, migrationsDir } from './migrations.js';
 import { newId } from './new-id.js';
 import { inPostgresTransaction, migratePostgres, openPostgresPool } from './postgres-database.js';
@@ -9,7 +25,11 @@ import { recognize } from './recognition.js';
 import {
   type AccountDetails,
   ConflictError,
+  type CredentialEvent,
+  type CredentialRecord,
   ExistsWithOtherDetailsError,
+  type IssuedCredential,
+  type RevokedCredential,
   type Storage,
   type UserDetails,
 } from './types.js';
@@ -225,9 +245,14 @@ const batchStalledAfterMs = 20;
  * time; an update is one. Uniqueness is the database's (constraints, ON CONFLICT), never
  * check-then-insert, so concurrent requests from several institutions, on several servers, cannot
  * make two users of one person. Faults of PostgreSQL's availability become StorageUnavailableError
- * (postgres-faults.ts), told to `health`.
+ * (postgres-faults.ts), told to `health`. Secret keys are sealed with `keyring` before they are
+ * written (credential-rows.ts).
  */
-export function createPostgresStorage(pool: pg.Pool, health?: StorageHealthObserver): Storage {
+export function createPostgresStorage(
+  pool: pg.Pool,
+  keyring: CredentialKeyring,
+  health?: StorageHealthObserver,
+): Storage {
   // Named, so each connection parses a statement once and reuses it (a prepared statement).
   const query = async <Row extends object>(name: string, text: string, values: unknown[]) =>
     (await pool.query<Row>({ name, text, values })).rows;
@@ -312,36 +337,158 @@ export function createPostgresStorage(pool: pg.Pool, health?: StorageHealthObser
     },
 
     async findCredential(publicKey) {
-      const [row] = await query<{ institution_id: string; name: string; secret_key: string }>(
-        'find-credential',
-        `SELECT c.institution_id, i.name, c.secret_key
-         FROM credentials c JOIN institutions i ON i.id = c.institution_id
-         WHERE c.public_key = $1`,
-        [publicKey],
-      );
-      return row
-        ? { institutionId: row.institution_id, institution: row.name, secretKey: row.secret_key }
-        : null;
+      const [row] = await query<CredentialRow>('find-credential', findCredentialSql, [publicKey]);
+      return row ? toFoundCredential(row, keyring) : null;
     },
 
-    upsertCredentials: (list) =>
+    upsertCredentials: (list, actor = 'start') =>
       inPostgresTransaction(pool, async (client) => {
-        for (const credential of list) {
-          // DO UPDATE rather than DO NOTHING, so that RETURNING gives the existing row's id too.
-          const { rows } = await client.query<{ id: string }>(
-            `INSERT INTO institutions (name) VALUES ($1)
-             ON CONFLICT (name) DO UPDATE SET name = excluded.name
-             RETURNING id`,
-            [credential.institution],
+        const institutionIds = new Map<string, string>();
+        for (const name of new Set(list.map((credential) => credential.institution))) {
+          institutionIds.set(name, await upsertInstitution(client, name));
+        }
+        const { rows } = await client.query<CredentialRow>(
+          `${selectCredentialsSql} WHERE c.public_key = ANY($1)
+           ORDER BY c.public_key FOR UPDATE OF c`,
+          [list.map((credential) => credential.publicKey)],
+        );
+        const stored = new Map(rows.map((row) => [row.public_key, row]));
+        const plan = planProvisioning(list, stored, institutionIds, {
+          keyring,
+          actor,
+          now: new Date(),
+        });
+        const done: PendingEvent[] = [];
+        for (const { publicKey, institutionId, sealed, isNew, event } of plan.writes) {
+          // A server starting at the same moment may have added the same pair meanwhile.
+          const { rowCount } = isNew
+            ? await client.query(
+                `INSERT INTO credentials (public_key, institution_id, secret_key_id, secret_nonce,
+                   secret_ciphertext, secret_tag)
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (public_key) DO NOTHING`,
+                [publicKey, institutionId, ...sealedValues(sealed)],
+              )
+            : await client.query(
+                `UPDATE credentials SET institution_id = $2, plaintext_secret = NULL,
+                   secret_key_id = $3, secret_nonce = $4, secret_ciphertext = $5, secret_tag = $6
+                 WHERE public_key = $1`,
+                [publicKey, institutionId, ...sealedValues(sealed)],
+              );
+          if (rowCount) done.push(event);
+        }
+        return recordEvents(client, [...done, ...plan.skipped]);
+      }),
+
+    issueCredential: (credential, options) =>
+      inPostgresTransaction(pool, async (client): Promise<IssuedCredential | null> => {
+        const { institution, publicKey, secretKey } = credential;
+        const institutionId = options.rotation
+          ? (
+              await client.query<{ id: string }>('SELECT id FROM institutions WHERE name = $1', [
+                institution,
+              ])
+            ).rows[0]?.id
+          : await upsertInstitution(client, institution);
+        if (!institutionId) return null;
+        const sealed = sealSecret(keyring.current, publicKey, secretKey);
+        await client.query(
+          `INSERT INTO credentials (public_key, institution_id, secret_key_id, secret_nonce,
+             secret_ciphertext, secret_tag, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [publicKey, institutionId, ...sealedValues(sealed), options.expiresAt],
+        );
+        const pending = [issuedEvent(credential, options)];
+        let expiringKeys: string[] = [];
+        if (options.rotation) {
+          const at = options.rotation.othersExpireAt;
+          const { rows } = await client.query<{ public_key: string }>(
+            `UPDATE credentials SET expires_at = $1
+             WHERE institution_id = $2 AND public_key <> $3 AND revoked_at IS NULL
+               AND (expires_at IS NULL OR expires_at > $1)
+             RETURNING public_key`,
+            [at, institutionId, publicKey],
           );
+          expiringKeys = rows.map((row) => row.public_key).sort();
+          for (const key of expiringKeys) {
+            pending.push(expirySetEvent(key, institution, at, options.actor));
+          }
+        }
+        const records = await selectRecords(client, [publicKey, ...expiringKeys]);
+        const issued = records.get(publicKey);
+        if (!issued) throw new Error(`Credential ${publicKey} vanished inside its transaction`);
+        return {
+          issued,
+          expiring: expiringKeys.flatMap((key) => records.get(key) ?? []),
+          events: await recordEvents(client, pending),
+        };
+      }),
+
+    revokeCredential: (publicKey, { actor, reason }) =>
+      inPostgresTransaction(pool, async (client): Promise<RevokedCredential | null> => {
+        const { rowCount } = await client.query(
+          `UPDATE credentials SET revoked_at = now(), revoked_reason = $2
+           WHERE public_key = $1 AND revoked_at IS NULL`,
+          [publicKey, reason],
+        );
+        const record = (await selectRecords(client, [publicKey])).get(publicKey);
+        if (!record) return null;
+        const events = rowCount
+          ? await recordEvents(client, [
+              { publicKey, institution: record.institution, what: 'revoked', reason, actor },
+            ])
+          : [];
+        return { record, alreadyRevoked: !rowCount, events };
+      }),
+
+    async listCredentials(filter = {}) {
+      const { rows } = await pool.query<CredentialRow>(
+        `${selectCredentialsSql} WHERE $1::text IS NULL OR i.name = $1
+         ORDER BY c.created_at, c.public_key`,
+        [filter.institution ?? null],
+      );
+      return rows.map(toCredentialRecord);
+    },
+
+    async listCredentialEvents(filter = {}) {
+      const { rows } = await pool.query<EventRow>(
+        `SELECT at, public_key, institution, what, reason, actor FROM credential_events
+         WHERE $1::text IS NULL OR institution = $1
+         ORDER BY id`,
+        [filter.institution ?? null],
+      );
+      return rows.map(toEvent);
+    },
+
+    async recordCredentialUse(publicKey) {
+      await query(
+        'record-credential-use',
+        'UPDATE credentials SET last_used_at = now() WHERE public_key = $1',
+        [publicKey],
+      );
+    },
+
+    async sealCredentialSecrets({ actor, reencrypt }) {
+      // Every start checks the keys; only an upgrade or a re-encryption writes, so only then are
+      // the rows locked (a lock on every key pair at every start would be in the way of rotations).
+      const { rows: unlocked } = await pool.query<CredentialRow>(selectCredentialsSql);
+      if (planSealing(unlocked, { keyring, actor, reencrypt }).writes.length === 0) return [];
+      return inPostgresTransaction(pool, async (client) => {
+        // Locked, so that servers starting together seal each secret once.
+        const { rows } = await client.query<CredentialRow>(
+          `${selectCredentialsSql} ORDER BY c.public_key FOR UPDATE OF c`,
+        );
+        const plan = planSealing(rows, { keyring, actor, reencrypt });
+        for (const { publicKey, sealed } of plan.writes) {
           await client.query(
-            `INSERT INTO credentials (public_key, institution_id, secret_key) VALUES ($1, $2, $3)
-             ON CONFLICT (public_key) DO UPDATE
-               SET institution_id = excluded.institution_id, secret_key = excluded.secret_key`,
-            [credential.publicKey, rows[0]?.id, credential.secretKey],
+            `UPDATE credentials SET plaintext_secret = NULL, secret_key_id = $2, secret_nonce = $3,
+               secret_ciphertext = $4, secret_tag = $5
+             WHERE public_key = $1`,
+            [publicKey, ...sealedValues(sealed)],
           );
         }
-      }),
+        return recordEvents(client, plan.events);
+      });
+    },
 
     async countInstitutions() {
       const [row] = await query<{ count: number }>(
@@ -361,6 +508,59 @@ export function createPostgresStorage(pool: pg.Pool, health?: StorageHealthObser
     close: () => pool.end(),
   };
   return guardStorage(storage, postgresFault, health);
+}
+
+/** Every key pair's row with its institution's name; append a WHERE clause. */
+const selectCredentialsSql = `SELECT ${credentialRowColumns}
+  FROM credentials c JOIN institutions i ON i.id = c.institution_id`;
+
+/** $1 public key: the one statement a request may send for its key (when not in the cache). */
+const findCredentialSql = `${selectCredentialsSql} WHERE c.public_key = $1`;
+
+/** The id of the institution with this name, created when new. */
+async function upsertInstitution(client: pg.PoolClient, name: string): Promise<string> {
+  // DO UPDATE rather than DO NOTHING, so that RETURNING gives the existing row's id too.
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO institutions (name) VALUES ($1)
+     ON CONFLICT (name) DO UPDATE SET name = excluded.name
+     RETURNING id`,
+    [name],
+  );
+  const id = rows[0]?.id;
+  if (!id) throw new Error(`No id for institution ${name}`);
+  return id;
+}
+
+/** The pairs with these public keys, as `list` shows them, by public key. */
+async function selectRecords(
+  client: pg.PoolClient,
+  publicKeys: string[],
+): Promise<Map<string, CredentialRecord>> {
+  const { rows } = await client.query<CredentialRow>(
+    `${selectCredentialsSql} WHERE c.public_key = ANY($1)`,
+    [publicKeys],
+  );
+  return new Map(rows.map((row) => [row.public_key, toCredentialRecord(row)]));
+}
+
+/** Inserts the events in one statement; the events with the time the database gave them. */
+async function recordEvents(
+  client: pg.PoolClient,
+  events: PendingEvent[],
+): Promise<CredentialEvent[]> {
+  if (events.length === 0) return [];
+  const { rows } = await client.query<{ at: Date }>(
+    `INSERT INTO credential_events (public_key, institution, what, reason, actor)
+     SELECT public_key, institution, what, reason, actor
+     FROM json_to_recordset($1::json)
+       AS e(n integer, public_key text, institution text, what text, reason text, actor text)
+     ORDER BY n
+     RETURNING at`,
+    [JSON.stringify(events.map((event, n) => ({ n, ...event, public_key: event.publicKey })))],
+  );
+  // now(): one time for the whole transaction.
+  const at = rows[0]?.at ?? new Date();
+  return events.map((event) => ({ ...event, at }));
 }
 
 /** One create as an element of createSql's JSON array: the columns of its user and account. */
@@ -397,6 +597,7 @@ function accountValues(account: AccountDetails | null): (string | null)[] {
  */
 export async function openPostgresStorage(
   connectionString: string,
+  keyring: CredentialKeyring,
   onIdleError?: (error: Error) => void,
   health?: StorageHealthObserver,
 ): Promise<Storage> {
@@ -408,5 +609,5 @@ export async function openPostgresStorage(
     await pool.end();
     throw error;
   }
-  return createPostgresStorage(pool, health);
+  return createPostgresStorage(pool, keyring, health);
 }

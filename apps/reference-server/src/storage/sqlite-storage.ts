@@ -1,4 +1,20 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { CredentialKeyring } from '../credentials/encryption-key.js';
+import { sealSecret } from '../credentials/secret-box.js';
+import {
+  type CredentialRow,
+  credentialRowColumns,
+  type EventRow,
+  expirySetEvent,
+  issuedEvent,
+  type PendingEvent,
+  planProvisioning,
+  planSealing,
+  sealedValues,
+  toCredentialRecord,
+  toEvent,
+  toFoundCredential,
+} from './credential-rows.js';
 import { loadMigrations, migrationsDir } from './migrations.js';
 import { newId } from './new-id.js';
 import { memoryRateLimiter } from './rate-limiters.js';
@@ -17,7 +33,11 @@ import { sqliteFault } from './sqlite-faults.js';
 import {
   type AccountDetails,
   ConflictError,
+  type CredentialEvent,
+  type CredentialRecord,
   ExistsWithOtherDetailsError,
+  type IssuedCredential,
+  type RevokedCredential,
   type Storage,
   type StoredUser,
 } from './types.js';
@@ -105,18 +125,58 @@ function prepareStatements(db: DatabaseSync) {
       RETURNING ${accountReturning}`),
     deleteAccount: db.prepare('DELETE FROM accounts WHERE user_id = ?'),
     findCredential: db.prepare(`
-      SELECT c.institution_id, i.name, c.secret_key
+      SELECT ${credentialRowColumns}
       FROM credentials c JOIN institutions i ON i.id = c.institution_id
       WHERE c.public_key = ?`),
+    // institution name twice: every pair, or one institution's
+    listCredentials: db.prepare(`
+      SELECT ${credentialRowColumns}
+      FROM credentials c JOIN institutions i ON i.id = c.institution_id
+      WHERE ? IS NULL OR i.name = ?
+      ORDER BY c.created_at, c.public_key`),
     // DO UPDATE rather than DO NOTHING, so that RETURNING gives the existing row's id too.
     upsertInstitution: db.prepare(`
       INSERT INTO institutions (id, name) VALUES (?, ?)
       ON CONFLICT (name) DO UPDATE SET name = excluded.name
       RETURNING id`),
-    upsertCredential: db.prepare(`
-      INSERT INTO credentials (public_key, institution_id, secret_key) VALUES (?, ?, ?)
-      ON CONFLICT (public_key) DO UPDATE
-        SET institution_id = excluded.institution_id, secret_key = excluded.secret_key`),
+    findInstitution: db.prepare('SELECT id FROM institutions WHERE name = ?'),
+    // public key, institution, the four sealed columns, expiry
+    insertCredential: db.prepare(`
+      INSERT INTO credentials (public_key, institution_id, secret_key_id, secret_nonce,
+        secret_ciphertext, secret_tag, expires_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`),
+    // institution, the four sealed columns, public key
+    replaceCredential: db.prepare(`
+      UPDATE credentials SET institution_id = ?, plaintext_secret = NULL, secret_key_id = ?,
+        secret_nonce = ?, secret_ciphertext = ?, secret_tag = ?
+      WHERE public_key = ?`),
+    // the four sealed columns, public key
+    sealSecret: db.prepare(`
+      UPDATE credentials SET plaintext_secret = NULL, secret_key_id = ?, secret_nonce = ?,
+        secret_ciphertext = ?, secret_tag = ?
+      WHERE public_key = ?`),
+    // new expiry, institution, the new pair's public key, new expiry again
+    expireOthers: db.prepare(`
+      UPDATE credentials SET expires_at = ?
+      WHERE institution_id = ? AND public_key <> ? AND revoked_at IS NULL
+        AND (expires_at IS NULL OR expires_at > ?)
+      RETURNING public_key`),
+    // reason, public key
+    revokeCredential: db.prepare(`
+      UPDATE credentials SET revoked_at = ${now}, revoked_reason = ?
+      WHERE public_key = ? AND revoked_at IS NULL`),
+    recordCredentialUse: db.prepare(
+      `UPDATE credentials SET last_used_at = ${now} WHERE public_key = ?`,
+    ),
+    insertEvent: db.prepare(`
+      INSERT INTO credential_events (public_key, institution, what, reason, actor)
+      VALUES (?, ?, ?, ?, ?)
+      RETURNING at`),
+    // institution name twice
+    listEvents: db.prepare(`
+      SELECT at, public_key, institution, what, reason, actor FROM credential_events
+      WHERE ? IS NULL OR institution = ?
+      ORDER BY id`),
     countInstitutions: db.prepare('SELECT count(*) AS count FROM institutions'),
     ping: db.prepare('SELECT 1'),
   };
@@ -174,10 +234,11 @@ function offloadDiskWork(db: DatabaseSync, options: SqliteFileOptions) {
  * still the schema's (constraints, ON CONFLICT). With `file`, the disk work runs off the event
  * loop (see offloadDiskWork); without, commits are synchronous=FULL as the database was opened.
  * Faults of the disk and of the locks become StorageUnavailableError (sqlite-faults.ts), told to
- * `health`.
+ * `health`. Secret keys are sealed with `keyring` before they are written (credential-rows.ts).
  */
 export function createSqliteStorage(
   db: DatabaseSync,
+  keyring: CredentialKeyring,
   file?: SqliteFileOptions,
   health?: StorageHealthObserver,
 ): Storage {
@@ -187,6 +248,18 @@ export function createSqliteStorage(
 
   const insertAccount = (userId: string, account: AccountDetails) =>
     get<AccountColumns>(sql.insertAccount, newId(), userId, ...accountValues(account));
+  /** The stored pair with this public key, as `list` shows it (inside a transaction). */
+  const record = (publicKey: string) => {
+    const row = get<CredentialRow>(sql.findCredential, publicKey);
+    if (!row) throw new Error(`Credential ${publicKey} vanished inside its transaction`);
+    return toCredentialRecord(row);
+  };
+  /** Inserts an event; the event with the time the database gave it. */
+  const recordEvent = (event: PendingEvent): CredentialEvent => {
+    const { publicKey, institution, what, reason, actor } = event;
+    const row = get<{ at: string }>(sql.insertEvent, publicKey, institution, what, reason, actor);
+    return { ...event, at: new Date(row?.at ?? Date.now()) };
+  };
 
   const storage: Storage = {
     createOrAddUser: (institutionId, details) =>
@@ -246,30 +319,118 @@ export function createSqliteStorage(
       }),
 
     async findCredential(publicKey) {
-      const row = get<{ institution_id: string; name: string; secret_key: string }>(
-        sql.findCredential,
-        publicKey,
-      );
-      return row
-        ? { institutionId: row.institution_id, institution: row.name, secretKey: row.secret_key }
-        : null;
+      const row = get<CredentialRow>(sql.findCredential, publicKey);
+      return row ? toFoundCredential(row, keyring) : null;
     },
 
-    upsertCredentials: (list) =>
+    upsertCredentials: (list, actor = 'start') =>
       inTransaction(() => {
-        for (const credential of list) {
-          const institution = get<{ id: string }>(
-            sql.upsertInstitution,
-            newId(),
-            credential.institution,
-          );
-          sql.upsertCredential.run(
-            credential.publicKey,
-            institution?.id ?? null,
-            credential.secretKey,
-          );
+        const institutionIds = new Map<string, string>();
+        const stored = new Map<string, CredentialRow>();
+        for (const { institution, publicKey } of list) {
+          const id = get<{ id: string }>(sql.upsertInstitution, newId(), institution)?.id;
+          if (id) institutionIds.set(institution, id);
+          const row = get<CredentialRow>(sql.findCredential, publicKey);
+          if (row) stored.set(publicKey, row);
         }
+        const plan = planProvisioning(list, stored, institutionIds, {
+          keyring,
+          actor,
+          now: new Date(),
+        });
+        for (const { publicKey, institutionId, sealed, isNew } of plan.writes) {
+          if (isNew) {
+            sql.insertCredential.run(publicKey, institutionId, ...sealedValues(sealed), null);
+          } else {
+            sql.replaceCredential.run(institutionId, ...sealedValues(sealed), publicKey);
+          }
+        }
+        return [...plan.writes.map((write) => write.event), ...plan.skipped].map(recordEvent);
       }),
+
+    issueCredential: (credential, options) =>
+      inTransaction((): IssuedCredential | null => {
+        const { institution, publicKey, secretKey } = credential;
+        const institutionId = options.rotation
+          ? get<{ id: string }>(sql.findInstitution, institution)?.id
+          : get<{ id: string }>(sql.upsertInstitution, newId(), institution)?.id;
+        if (!institutionId) return null;
+        const expiresAt = options.expiresAt?.toISOString() ?? null;
+        const sealed = sealSecret(keyring.current, publicKey, secretKey);
+        sql.insertCredential.run(publicKey, institutionId, ...sealedValues(sealed), expiresAt);
+        const pending = [issuedEvent(credential, options)];
+        const expiring: CredentialRecord[] = [];
+        if (options.rotation) {
+          const at = options.rotation.othersExpireAt.toISOString();
+          const changed = sql.expireOthers.all(at, institutionId, publicKey, at) as {
+            public_key: string;
+          }[];
+          for (const { public_key } of changed) {
+            expiring.push(record(public_key));
+            pending.push(
+              expirySetEvent(
+                public_key,
+                institution,
+                options.rotation.othersExpireAt,
+                options.actor,
+              ),
+            );
+          }
+        }
+        return { issued: record(publicKey), expiring, events: pending.map(recordEvent) };
+      }),
+
+    revokeCredential: (publicKey, { actor, reason }) =>
+      inTransaction((): RevokedCredential | null => {
+        const revoked = sql.revokeCredential.run(reason, publicKey).changes > 0;
+        const row = get<CredentialRow>(sql.findCredential, publicKey);
+        if (!row) return null;
+        const events = revoked
+          ? [
+              recordEvent({
+                publicKey,
+                institution: row.institution,
+                what: 'revoked',
+                reason,
+                actor,
+              }),
+            ]
+          : [];
+        return { record: toCredentialRecord(row), alreadyRevoked: !revoked, events };
+      }),
+
+    async listCredentials(filter = {}) {
+      const institution = filter.institution ?? null;
+      return (sql.listCredentials.all(institution, institution) as unknown as CredentialRow[]).map(
+        toCredentialRecord,
+      );
+    },
+
+    async listCredentialEvents(filter = {}) {
+      const institution = filter.institution ?? null;
+      return (sql.listEvents.all(institution, institution) as unknown as EventRow[]).map(toEvent);
+    },
+
+    recordCredentialUse: (publicKey) =>
+      inTransaction(() => {
+        sql.recordCredentialUse.run(publicKey);
+      }),
+
+    async sealCredentialSecrets({ actor, reencrypt }) {
+      const { events, sealedPlaintext } = await inTransaction(() => {
+        const rows = sql.listCredentials.all(null, null) as unknown as CredentialRow[];
+        const plan = planSealing(rows, { keyring, actor, reencrypt });
+        for (const { publicKey, sealed } of plan.writes) {
+          sql.sealSecret.run(...sealedValues(sealed), publicKey);
+        }
+        return { events: plan.events.map(recordEvent), sealedPlaintext: plan.sealedPlaintext };
+      });
+      // The secrets in clear were zeroed where they stood (secure_delete), but the log still
+      // holds the pages that had them: copy it into the database and empty the file.
+      // (A no-op in memory, which has no log.)
+      if (sealedPlaintext) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      return events;
+    },
 
     async countInstitutions() {
       return get<{ count: number }>(sql.countInstitutions)?.count ?? 0;
@@ -301,6 +462,7 @@ function accountValues(account: AccountDetails): (string | null)[] {
  */
 export async function openSqliteStorage(
   file: string,
+  keyring: CredentialKeyring,
   options: SqliteOptions = {},
   health?: StorageHealthObserver,
 ): Promise<Storage> {
@@ -314,6 +476,7 @@ export async function openSqliteStorage(
   }
   return createSqliteStorage(
     db,
+    keyring,
     file === ':memory:' || options.synchronous === 'normal' ? undefined : { file },
     health,
   );

@@ -94,7 +94,7 @@ export class ExistsWithOtherDetailsError extends Error {
 
 /**
  * One institution's key pair, as provisioned from INSTITUTION_CREDENTIALS or issued by the
- * issue-credentials command (DECISIONS.md "credentials").
+ * credentials command (spec: "Assumptions", credentials).
  */
 export interface InstitutionCredential {
   institution: string;
@@ -119,6 +119,99 @@ export interface RateLimitWindow {
 export interface RateLimiter {
   /** Counts one request of `key`, refused ones included, and says where the key stands. */
   consume(key: string): Promise<RateLimitWindow>;
+}
+
+/** What authentication needs to know of a public key: its institution, secret and state. */
+export interface FoundCredential {
+  institutionId: string;
+  institution: string;
+  /** Decrypted from the row (the database holds it encrypted: see credentials/secret-box.ts). */
+  secretKey: string;
+  /** From then on the key is refused; null: it never expires. */
+  expiresAt: Date | null;
+  /** When the key was revoked; null: not revoked. A revoked key is refused. */
+  revokedAt: Date | null;
+}
+
+/** A key pair as `credentials list` shows it: never its secret. */
+export interface CredentialRecord {
+  publicKey: string;
+  institution: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  revokedReason: string | null;
+  /** Written at most once a minute per key and server process (credentials/last-used.ts). */
+  lastUsedAt: Date | null;
+}
+
+/**
+ * What happened to a key pair, as the events table records it:
+ * - `issued`: a new pair (the command, or the demo institution);
+ * - `rotated`: the new pair of a rotation;
+ * - `expiry-set`: a rotation set this pair to expire;
+ * - `revoked`: refused from then on;
+ * - `provisioned`: INSTITUTION_CREDENTIALS added the pair;
+ * - `secret-replaced`: INSTITUTION_CREDENTIALS gave an existing pair another secret or institution;
+ * - `provision-skipped`: INSTITUTION_CREDENTIALS names a revoked or expired pair, which stays refused;
+ * - `encrypted`: a secret stored in clear by an earlier version was encrypted;
+ * - `reencrypted`: a secret was moved to the current encryption key.
+ */
+export const credentialEventKinds = [
+  'issued',
+  'rotated',
+  'expiry-set',
+  'revoked',
+  'provisioned',
+  'secret-replaced',
+  'provision-skipped',
+  'encrypted',
+  'reencrypted',
+] as const;
+
+/** One of {@link credentialEventKinds}. */
+export type CredentialEventKind = (typeof credentialEventKinds)[number];
+
+/** One change of a key pair, on record (spec: "Assumptions", credentials). */
+export interface CredentialEvent {
+  at: Date;
+  publicKey: string;
+  institution: string;
+  what: CredentialEventKind;
+  reason: string | null;
+  /** The OS user who ran the command, or `start` for what a server start did. */
+  actor: string;
+}
+
+/** Options of {@link Storage.issueCredential}. */
+export interface IssueOptions {
+  /** Who issues it (an OS user, or `start`). */
+  actor: string;
+  /** When the new pair expires; null: never. */
+  expiresAt: Date | null;
+  /** Recorded with the event (e.g. "demo institution"). */
+  reason?: string | null;
+  /**
+   * A rotation: the institution must exist already, and each of its other pairs that is neither
+   * revoked nor set to expire before `othersExpireAt` is set to expire then.
+   */
+  rotation?: { othersExpireAt: Date };
+}
+
+/** What {@link Storage.issueCredential} did. */
+export interface IssuedCredential {
+  issued: CredentialRecord;
+  /** A rotation's other pairs whose expiry it set. */
+  expiring: CredentialRecord[];
+  events: CredentialEvent[];
+}
+
+/** What {@link Storage.revokeCredential} found. */
+export interface RevokedCredential {
+  record: CredentialRecord;
+  /** True when the pair was revoked before this call (nothing changed, no event). */
+  alreadyRevoked: boolean;
+  events: CredentialEvent[];
 }
 
 /** Everything the server persists. Every call is one database transaction. */
@@ -147,12 +240,44 @@ export interface Storage {
     userId: string,
     details: UserDetails,
   ): Promise<StoredUser | null>;
-  /** For request authentication. */
-  findCredential(
+  /**
+   * For request authentication: the pair with this public key, its secret decrypted, revoked and
+   * expired ones included (the caller refuses those exactly as an unknown key); null when none.
+   */
+  findCredential(publicKey: string): Promise<FoundCredential | null>;
+  /**
+   * Provisioning (INSTITUTION_CREDENTIALS at start): upserts institutions by name and key pairs by
+   * public key (a changed secret replaces the old), except pairs that are revoked or expired,
+   * which stay as they are (`provision-skipped`). Returns the events it recorded (none for a pair
+   * already stored as given).
+   */
+  upsertCredentials(list: InstitutionCredential[], actor?: string): Promise<CredentialEvent[]>;
+  /**
+   * Stores a new key pair (its institution created when new, unless a rotation); null when a
+   * rotation names an institution that does not exist. Throws when the public key exists.
+   */
+  issueCredential(
+    credential: InstitutionCredential,
+    options: IssueOptions,
+  ): Promise<IssuedCredential | null>;
+  /** Revokes a key pair at once, with a reason; null when no pair has this public key. */
+  revokeCredential(
     publicKey: string,
-  ): Promise<{ institutionId: string; institution: string; secretKey: string } | null>;
-  /** Upsert institutions by name and their key pairs by publicKey (a changed secret replaces the old). */
-  upsertCredentials(list: InstitutionCredential[]): Promise<void>;
+    options: { actor: string; reason: string | null },
+  ): Promise<RevokedCredential | null>;
+  /** Every key pair (of one institution, by name), oldest first; never a secret. */
+  listCredentials(filter?: { institution?: string }): Promise<CredentialRecord[]>;
+  /** Every recorded event (of one institution, by name), oldest first. */
+  listCredentialEvents(filter?: { institution?: string }): Promise<CredentialEvent[]>;
+  /** Sets a pair's "last used" to now (credentials/last-used.ts calls it at most once a minute). */
+  recordCredentialUse(publicKey: string): Promise<void>;
+  /**
+   * Checks that every stored secret opens with the storage's keys (throws EncryptionKeyError, one
+   * line, when one does not: a wrong key stops the start), encrypts secrets still stored in clear
+   * by an earlier version (`encrypted`), and with `reencrypt` moves those sealed with the previous
+   * key to the current one (`reencrypted`). Returns the events it recorded.
+   */
+  sealCredentialSecrets(options: { actor: string; reencrypt: boolean }): Promise<CredentialEvent[]>;
   countInstitutions(): Promise<number>;
   /**
    * A counter of `limit` requests per key and `windowSeconds`, kept where every server process on

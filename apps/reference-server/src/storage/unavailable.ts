@@ -37,6 +37,12 @@ const guardedCalls = [
   'updateUser',
   'findCredential',
   'upsertCredentials',
+  'issueCredential',
+  'revokeCredential',
+  'listCredentials',
+  'listCredentialEvents',
+  'recordCredentialUse',
+  'sealCredentialSecrets',
   'countInstitutions',
   'ping',
 ] as const satisfies readonly (keyof Storage)[];

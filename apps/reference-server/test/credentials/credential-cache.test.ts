@@ -19,7 +19,13 @@ function fakeStorage() {
   return storage;
 }
 
-const alpha = { institutionId: 'i-alpha', institution: 'Alpha', secretKey: 'sk_alpha_1' };
+const alpha: StoredCredential = {
+  institutionId: 'i-alpha',
+  institution: 'Alpha',
+  secretKey: 'sk_alpha_1',
+  expiresAt: null,
+  revokedAt: null,
+};
 
 describe('cachedCredentials', () => {
   test('a key pair is read from the database once per TTL, not once per request', async () => {

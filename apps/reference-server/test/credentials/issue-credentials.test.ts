@@ -9,11 +9,13 @@ import { type CompiledSources, compileForChild } from '../storage/compile-for-ch
 
 const execFile = promisify(execFileCallback);
 const command = 'src/credentials/issue-credentials.ts';
+const credentialsCommand = 'src/credentials/credentials-command.ts';
+const bin = 'src/bin.ts';
 let compiled: CompiledSources;
 let dataDir: string;
 
 beforeAll(async () => {
-  compiled = await compileForChild([command]);
+  compiled = await compileForChild([command, credentialsCommand, bin]);
   dataDir = await mkdtemp(join(tmpdir(), 'reference-server-issue-'));
 }, 120_000);
 afterAll(async () => {
@@ -21,11 +23,11 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-/** Runs the compiled command; resolves with its exit code and output, whatever the code. */
-async function issue(args: string[], databaseUrl: string) {
+/** Runs a compiled entry point; resolves with its exit code and output, whatever the code. */
+async function run(entry: string, args: string[], databaseUrl: string) {
   try {
-    const { stdout, stderr } = await execFile(process.execPath, [compiled.path(command), ...args], {
-      env: { ...process.env, DATABASE_URL: databaseUrl },
+    const { stdout, stderr } = await execFile(process.execPath, [compiled.path(entry), ...args], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -34,11 +36,14 @@ async function issue(args: string[], databaseUrl: string) {
   }
 }
 
+/** The alias of earlier versions, `issue-credentials`: `credentials issue` by another name. */
+const issue = (args: string[], databaseUrl: string) => run(command, args, databaseUrl);
+
 test('prints a fresh pair as JSON, which the server then finds', async () => {
   const result = await issue(['--institution', 'Bank of Test'], dataDir);
   expect(result).toMatchObject({ code: 0, stderr: '' });
   const printed = JSON.parse(result.stdout);
-  expect(Object.keys(printed)).toEqual(['institution', 'publicKey', 'secretKey']);
+  expect(Object.keys(printed)).toEqual(['institution', 'publicKey', 'secretKey', 'expiresAt']);
   expect(printed.institution).toBe('Bank of Test');
   const storage = await openStorage(dataDir, { defaultDataDir: '/nonexistent' });
   try {
@@ -46,6 +51,8 @@ test('prints a fresh pair as JSON, which the server then finds', async () => {
       institutionId: expect.any(String),
       institution: 'Bank of Test',
       secretKey: printed.secretKey,
+      expiresAt: null,
+      revokedAt: null,
     });
   } finally {
     await storage.close();
@@ -72,11 +79,30 @@ test('answers wrong usage with exit code 2 and the usage, and --help with 0', as
     const result = await issue(args, 'memory://');
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('Usage: issue-credentials --institution <name>');
+    expect(result.stderr).toContain(
+      'Usage: issue-credentials --institution NAME [--expires-in DURATION]',
+    );
   }
   const help = await issue(['--help'], 'memory://');
   expect(help).toMatchObject({ code: 0, stderr: '' });
   expect(help.stdout).toContain('Usage: issue-credentials');
+});
+
+test('the credentials command and the package bin run the same subcommands, exit codes included', async () => {
+  const revoked = await run(credentialsCommand, ['revoke', 'pk_nobody'], dataDir);
+  expect(revoked).toMatchObject({ code: 1, stdout: '' });
+  expect(revoked.stderr).toBe('credentials: No key pair has the public key pk_nobody.\n');
+  const listed = await run(bin, ['credentials', 'list', '--json'], dataDir);
+  expect(listed).toMatchObject({ code: 0, stderr: '' });
+  expect(JSON.parse(listed.stdout).map((r: { institution: string }) => r.institution)).toEqual([
+    'Bank of Test',
+    'Bank of Test',
+  ]);
+  expect((await run(bin, ['credentials', 'issue'], dataDir)).code).toBe(2);
+  expect((await run(bin, ['serve'], dataDir)).code).toBe(2);
+  expect((await run(bin, ['--help'], dataDir)).stdout).toMatch(
+    /^Usage: institution-api-server credentials <subcommand>/,
+  );
 });
 
 test('reports an unusable DATABASE_URL in one line, without the URL', async () => {

@@ -1,4 +1,13 @@
+import {
+  type CredentialKeyring,
+  randomEncryptionKey,
+} from '../../src/credentials/encryption-key.js';
 import type { AccountDetails, Storage, UserDetails } from '../../src/storage/types.js';
+
+/** The keys a storage under test seals its secrets with: a random one per storage. */
+export function testKeyring(): CredentialKeyring {
+  return { current: randomEncryptionKey() };
+}
 
 let sequence = 0;
 

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postgresUnavailableReason, startPostgres } from '@institution-api/test-support/postgres';
 import pg from 'pg';
+import { randomEncryptionKey } from '../../dist/credentials/encryption-key.js';
 import { loadMigrations, migrationsDir } from '../../dist/storage/migrations.js';
 import { migratePostgres } from '../../dist/storage/postgres-database.js';
 import { createPostgresStorage } from '../../dist/storage/postgres-storage.js';
@@ -99,6 +100,8 @@ async function institutionOf(storage) {
 }
 
 const rows = [];
+/** The key the measured storages seal their one secret with. */
+const keyring = { current: randomEncryptionKey() };
 const scratch = await mkdtemp(join(tmpdir(), 'measure-transactions-'));
 try {
   for (const mode of ['full', 'normal', 'server']) {
@@ -107,7 +110,7 @@ try {
     const db = openSqliteDatabase(file, { synchronous });
     migrateSqlite(db, await loadMigrations(migrationsDir('sqlite')));
     // 'server': how openSqliteStorage runs it, fsync and checkpoints off the event loop.
-    const storage = createSqliteStorage(db, mode === 'server' ? { file } : undefined);
+    const storage = createSqliteStorage(db, keyring, mode === 'server' ? { file } : undefined);
     const result = await createThenUpdate(storage, await institutionOf(storage));
     const label =
       mode === 'server'
@@ -126,7 +129,7 @@ try {
       const pool = new pg.Pool({ connectionString: server.url, max: 10 });
       await migratePostgres(pool, await loadMigrations(migrationsDir('postgres')));
       const roundTrip = await measure(() => pool.query('SELECT 1'));
-      const storage = createPostgresStorage(pool);
+      const storage = createPostgresStorage(pool, keyring);
       const bank = await institutionOf(storage);
       rows.push(['PostgreSQL 15: before (the previous statements)', await previous(pool, bank)]);
       rows.push(['PostgreSQL 15: after (this storage)', await createThenUpdate(storage, bank)]);

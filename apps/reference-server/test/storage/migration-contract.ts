@@ -41,6 +41,7 @@ export function migrationContract(dialect: Dialect, fresh: () => Promise<Migrati
     expect(await db.migrate(migrationsDir(dialect))).toEqual(versions);
     expect(await db.tables()).toEqual([
       'accounts',
+      'credential_events',
       'credentials',
       'institutions',
       'memberships',

@@ -1,14 +1,21 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  EncryptionKeyError,
+  keyFileOf,
+  parseEncryptionKey,
+  randomEncryptionKey,
+} from '../../src/credentials/encryption-key.js';
 import {
   defaultDataDir,
   openStorage,
   parseDatabaseUrl,
   sqliteFileName,
 } from '../../src/storage/open-storage.js';
+import type { Storage } from '../../src/storage/types.js';
 import { institution, person } from './fixtures.js';
 
 let scratch: string;
@@ -134,6 +141,95 @@ describe('openStorage on the embedded database', () => {
     await institution(one, 'Bank A');
     expect(await two.countInstitutions()).toBe(0);
     await Promise.all([one.close(), two.close()]);
+  });
+});
+
+describe('the key the secrets are encrypted with', () => {
+  const secret = 'sk_the_secret_0123456789abcdef';
+  const provision = (storage: Storage) =>
+    storage.upsertCredentials([{ institution: 'Bank A', publicKey: 'pk_a', secretKey: secret }]);
+
+  test('unset, the embedded database gets a key file beside it at its first start, mode 0600, used from then on', async () => {
+    const dir = join(scratch, 'key-file');
+    const first = await openStorage(dir, { defaultDataDir: '/nonexistent' });
+    await provision(first);
+    await first.close();
+    const keyFile = keyFileOf(join(dir, sqliteFileName));
+    expect(keyFile).toBe(join(dir, 'reference-server.sqlite-credentials.key'));
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(keyFile, 'utf8')).toMatch(/^[A-Za-z0-9+/]{43}=\n$/);
+    const second = await openStorage(dir, { defaultDataDir: '/nonexistent' });
+    expect((await second.findCredential('pk_a'))?.secretKey).toBe(secret);
+    await second.close();
+  });
+
+  test('a missing or wrong key file stops the start in one line naming the key ids, and is not replaced', async () => {
+    const dir = join(scratch, 'lost-key');
+    const first = await openStorage(dir, { defaultDataDir: '/nonexistent' });
+    await provision(first);
+    await first.close();
+    const keyFile = keyFileOf(join(dir, sqliteFileName));
+    const sealedWith = parseEncryptionKey('k', readFileSync(keyFile, 'utf8').trim()).id;
+
+    await rm(keyFile);
+    const lost = await openStorage(dir, { defaultDataDir: '/nonexistent' }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(lost).toBeInstanceOf(EncryptionKeyError);
+    expect((lost as Error).message).toMatch(
+      new RegExp(
+        `^The stored secret keys are encrypted with key id ${sealedWith}, but the key file .* has key id [0-9a-f]{16}: start with the key they were encrypted with`,
+      ),
+    );
+    expect((lost as Error).message).not.toContain('\n');
+    // The key file made for the attempt is gone again: the next start with the right one works.
+    expect(existsSync(keyFile)).toBe(false);
+
+    const other = randomEncryptionKey();
+    await writeFile(keyFile, `${other.key.toString('base64')}\n`, { mode: 0o600 });
+    await expect(openStorage(dir, { defaultDataDir: '/nonexistent' })).rejects.toThrow(
+      `encrypted with key id ${sealedWith}, but the key file ${keyFile} has key id ${other.id}`,
+    );
+    expect(readFileSync(keyFile, 'utf8')).toBe(`${other.key.toString('base64')}\n`);
+
+    await writeFile(keyFile, 'not a key\n');
+    await expect(openStorage(dir, { defaultDataDir: '/nonexistent' })).rejects.toThrow(
+      `The key file ${keyFile} does not hold a key (base64 of 32 bytes): restore it`,
+    );
+  });
+
+  test('CREDENTIALS_ENCRYPTION_KEY replaces the key file; a wrong one is refused by its id', async () => {
+    const dir = join(scratch, 'env-key');
+    const key = randomEncryptionKey();
+    const first = await openStorage(dir, {
+      defaultDataDir: '/nonexistent',
+      encryptionKeys: { current: key },
+    });
+    await provision(first);
+    await first.close();
+    expect(existsSync(keyFileOf(join(dir, sqliteFileName)))).toBe(false);
+    const wrong = { ...randomEncryptionKey(), source: 'CREDENTIALS_ENCRYPTION_KEY' };
+    await expect(
+      openStorage(dir, { defaultDataDir: '/nonexistent', encryptionKeys: { current: wrong } }),
+    ).rejects.toThrow(
+      `encrypted with key id ${key.id}, but CREDENTIALS_ENCRYPTION_KEY has key id ${wrong.id}`,
+    );
+    // With the old key as the previous one, it opens, and the secrets are found.
+    const both = await openStorage(dir, {
+      defaultDataDir: '/nonexistent',
+      encryptionKeys: { current: wrong, previous: key },
+    });
+    expect((await both.findCredential('pk_a'))?.secretKey).toBe(secret);
+    await both.close();
+  });
+
+  test('memory:// keeps its key in memory: no file anywhere', async () => {
+    const storage = await openStorage('memory://', { defaultDataDir: join(scratch, 'unused') });
+    await provision(storage);
+    expect((await storage.findCredential('pk_a'))?.secretKey).toBe(secret);
+    await storage.close();
+    expect(existsSync(join(scratch, 'unused'))).toBe(false);
   });
 });
 

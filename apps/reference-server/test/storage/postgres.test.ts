@@ -9,9 +9,9 @@ import { loadMigrations, migrationsDir } from '../../src/storage/migrations.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import { inPostgresTransaction, migratePostgres } from '../../src/storage/postgres-database.js';
 import { createPostgresStorage } from '../../src/storage/postgres-storage.js';
-import { institution, person } from './fixtures.js';
+import { institution, person, testKeyring } from './fixtures.js';
 import { migrationContract } from './migration-contract.js';
-import { storageContract } from './storage-contract.js';
+import { type RawSecretRow, storageContract } from './storage-contract.js';
 
 const unavailable = postgresUnavailableReason();
 // CI installs postgresql-15, so there a missing server fails the suite (in startPostgres) instead.
@@ -50,13 +50,34 @@ describe.skipIf(skipReason)(
         migratePostgres(pool, await loadMigrations(migrationsDir('postgres')));
       await migrate();
       const verifier = poolOn();
+      const keyring = testKeyring();
       return {
-        storage: createPostgresStorage(pool),
+        storage: createPostgresStorage(pool, keyring),
+        keyring,
+        withKeys: async (other) => createPostgresStorage(poolOn(), other),
+        credentialRows: async () =>
+          (await verifier.query<RawSecretRow>('SELECT * FROM credentials ORDER BY public_key'))
+            .rows,
+        storeInClear: async (publicKey, institutionId, secret) => {
+          await verifier.query(
+            'INSERT INTO credentials (public_key, institution_id, plaintext_secret) VALUES ($1, $2, $3)',
+            [publicKey, institutionId, secret],
+          );
+        },
+        copySealedSecret: async (from, to) => {
+          await verifier.query(
+            `UPDATE credentials SET (secret_key_id, secret_nonce, secret_ciphertext, secret_tag) =
+               (SELECT secret_key_id, secret_nonce, secret_ciphertext, secret_tag
+                FROM credentials WHERE public_key = $1)
+             WHERE public_key = $2`,
+            [from, to],
+          );
+        },
         count: async (table) =>
           (await verifier.query<{ n: number }>(`SELECT count(*)::integer AS n FROM ${table}`))
             .rows[0]?.n ?? -1,
         reset: async () => {
-          await verifier.query('TRUNCATE institutions, users CASCADE');
+          await verifier.query('TRUNCATE institutions, users, credential_events CASCADE');
         },
         migrateAgain: migrate,
         versions: async () => ({
@@ -95,11 +116,12 @@ describe.skipIf(skipReason)(
       });
     });
 
+    /** What a server on PostgreSQL opens its storage with: a key, as every process there shares. */
+    const withKey = { defaultDataDir: '/nonexistent', encryptionKeys: testKeyring() };
+
     test('openStorage connects through postgres:// and postgresql://, migrating once', async () => {
-      const first = await openStorage(url, { defaultDataDir: '/nonexistent' });
-      const second = await openStorage(url.replace('postgres://', 'postgresql://'), {
-        defaultDataDir: '/nonexistent',
-      });
+      const first = await openStorage(url, withKey);
+      const second = await openStorage(url.replace('postgres://', 'postgresql://'), withKey);
       await expect(first.ping()).resolves.toBeUndefined();
       await expect(second.countInstitutions()).resolves.toBeTypeOf('number');
       await Promise.all([first.close(), second.close()]);
@@ -109,13 +131,21 @@ describe.skipIf(skipReason)(
       await createDatabase('fresh');
       const freshUrl = url.replace(/\/postgres$/, '/fresh');
       const opened = await Promise.all(
-        Array.from({ length: 4 }, () => openStorage(freshUrl, { defaultDataDir: '/nonexistent' })),
+        Array.from({ length: 4 }, () => openStorage(freshUrl, withKey)),
       );
       await Promise.all(opened.map((storage) => storage.close()));
       const rows = await poolOn('fresh').query<{ n: number }>(
         'SELECT count(*)::integer AS n FROM schema_migrations',
       );
       expect(rows.rows[0]?.n).toBe((await loadMigrations(migrationsDir('postgres'))).length);
+    });
+
+    test('openStorage refuses PostgreSQL without an encryption key, before connecting', async () => {
+      await expect(
+        openStorage('postgres://nobody@127.0.0.1:1/none', { defaultDataDir: '/nonexistent' }),
+      ).rejects.toThrow(
+        /^CREDENTIALS_ENCRYPTION_KEY is required with PostgreSQL .*make one with `openssl rand -base64 32`\.$/,
+      );
     });
 
     describe('creates in batches', () => {
@@ -133,7 +163,7 @@ describe.skipIf(skipReason)(
             statements.push(config.name ?? 'unnamed');
             return query(config);
           }) as typeof pool.query;
-          return { storage: createPostgresStorage(pool), statements, pool };
+          return { storage: createPostgresStorage(pool, testKeyring()), statements, pool };
         });
       };
 
@@ -193,7 +223,7 @@ describe.skipIf(skipReason)(
       await createDatabase('rate_limits');
       await migratePostgres(poolOn('rate_limits'), await loadMigrations(migrationsDir('postgres')));
       const limiters = Array.from({ length: 3 }, () =>
-        createPostgresStorage(poolOn('rate_limits')).rateLimiter(10, 60),
+        createPostgresStorage(poolOn('rate_limits'), testKeyring()).rateLimiter(10, 60),
       );
       const windows = await Promise.all(
         Array.from({ length: 30 }, (_, i) => limiters[i % 3]?.consume('institution-a')),

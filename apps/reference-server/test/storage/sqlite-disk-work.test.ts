@@ -13,7 +13,7 @@ import {
   walSyncer,
 } from '../../src/storage/sqlite-database.js';
 import { createSqliteStorage } from '../../src/storage/sqlite-storage.js';
-import { institution, person } from './fixtures.js';
+import { institution, person, testKeyring } from './fixtures.js';
 
 let scratch: string;
 beforeAll(async () => {
@@ -75,7 +75,10 @@ test('a write is acknowledged only after the fsync of the log that follows its C
 test('checkpoints run on their own thread: the database file grows while the server connection never checkpoints', async () => {
   const { file, db } = await migrated('checkpoints.sqlite');
   const reports: CheckpointReport[] = [];
-  const storage = createSqliteStorage(db, { file, onCheckpoint: (report) => reports.push(report) });
+  const storage = createSqliteStorage(db, testKeyring(), {
+    file,
+    onCheckpoint: (report) => reports.push(report),
+  });
   const institutionId = await institution(storage, 'Checkpoint Bank');
   const before = statSync(file).size;
 
@@ -167,7 +170,7 @@ test("the storage's writes are the ones held: after a checkpoint finds the log o
   const cap = 64;
   const { file, db } = await migrated('held-writes.sqlite');
   const events: ('answer' | 'over' | 'checkpoint')[] = [];
-  const storage = createSqliteStorage(db, {
+  const storage = createSqliteStorage(db, testKeyring(), {
     file,
     maxLogFrames: cap,
     minIntervalMs: 0,

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadMigrations, migrationsDir } from '../../src/storage/migrations.js';
 import { migrateSqlite, openSqliteDatabase } from '../../src/storage/sqlite-database.js';
 import { createSqliteStorage } from '../../src/storage/sqlite-storage.js';
+import { testKeyring } from './fixtures.js';
 import { migrationContract } from './migration-contract.js';
-import { type StorageUnderTest, storageContract } from './storage-contract.js';
+import { type RawSecretRow, type StorageUnderTest, storageContract } from './storage-contract.js';
 
 let scratch: string;
 beforeAll(async () => {
@@ -22,11 +23,32 @@ async function sqliteUnderTest(file: () => string, offload = false): Promise<Sto
   const db = openSqliteDatabase(path);
   const migrate = async () => migrateSqlite(db, await loadMigrations(migrationsDir('sqlite')));
   await migrate();
+  const keyring = testKeyring();
   return {
-    storage: createSqliteStorage(db, offload ? { file: path } : undefined),
+    storage: createSqliteStorage(db, keyring, offload ? { file: path } : undefined),
+    keyring,
+    // On the same connection, used one at a time; closed with the database by `storage`.
+    withKeys: async (other) => createSqliteStorage(db, other),
+    credentialRows: async () =>
+      db
+        .prepare('SELECT * FROM credentials ORDER BY public_key')
+        .all() as unknown as RawSecretRow[],
+    storeInClear: async (publicKey, institutionId, secret) => {
+      db.prepare(
+        'INSERT INTO credentials (public_key, institution_id, plaintext_secret) VALUES (?, ?, ?)',
+      ).run(publicKey, institutionId, secret);
+    },
+    copySealedSecret: async (from, to) => {
+      db.prepare(`
+        UPDATE credentials SET (secret_key_id, secret_nonce, secret_ciphertext, secret_tag) =
+          (SELECT secret_key_id, secret_nonce, secret_ciphertext, secret_tag
+           FROM credentials WHERE public_key = ?)
+        WHERE public_key = ?`).run(from, to);
+    },
     count: async (table) =>
       (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
-    reset: async () => db.exec('DELETE FROM institutions; DELETE FROM users;'),
+    reset: async () =>
+      db.exec('DELETE FROM institutions; DELETE FROM users; DELETE FROM credential_events;'),
     migrateAgain: migrate,
     versions: async () => ({
       recorded: db

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import {
+  type CredentialKeyring,
+  EncryptionKeyError,
+  randomEncryptionKey,
+} from '../../src/credentials/encryption-key.js';
+import {
   ConflictError,
+  type CredentialEvent,
   ExistsWithOtherDetailsError,
   type Storage,
   type UserDetails,
@@ -10,12 +16,32 @@ import { bankAccount, institution, momoAccount, person } from './fixtures.js';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** The secret columns of a key pair's row, as the database holds them. */
+export interface RawSecretRow {
+  public_key: string;
+  plaintext_secret: string | null;
+  secret_key_id: string | null;
+  secret_nonce: Uint8Array;
+  secret_ciphertext: Uint8Array;
+  secret_tag: Uint8Array;
+}
+
 /** A storage on a migrated database, with what the contract needs to look inside it. */
 export interface StorageUnderTest {
   storage: Storage;
+  /** The keys `storage` seals secrets with. */
+  keyring: CredentialKeyring;
+  /** Another storage on the same database, with other keys (the suite closes it). */
+  withKeys(keyring: CredentialKeyring): Promise<Storage>;
+  /** The secret columns of every key pair, as stored. */
+  credentialRows(): Promise<RawSecretRow[]>;
+  /** Stores a pair as versions before migration 0002 did: the secret in clear. */
+  storeInClear(publicKey: string, institutionId: string, secret: string): Promise<void>;
+  /** Copies one row's sealed secret over another's, as a tampering with the database would. */
+  copySealedSecret(fromPublicKey: string, toPublicKey: string): Promise<void>;
   /** The rows of a table, counted in the database itself. */
   count(table: 'users' | 'accounts' | 'memberships'): Promise<number>;
-  /** Deletes every institution and user (and so every credential, account and membership). */
+  /** Deletes every institution, user and event (and so every credential, account and membership). */
   reset(): Promise<void>;
   /** Applies the package migrations of the engine again; the versions it applied. */
   migrateAgain(): Promise<number[]>;
@@ -458,42 +484,353 @@ export function storageContract(open: () => Promise<StorageUnderTest>): void {
   });
 
   describe('credentials', () => {
+    const pair = (institution: string, publicKey: string, secretKey: string) => ({
+      institution,
+      publicKey,
+      secretKey,
+    });
+    const hour = 3_600_000;
+    const inHours = (hours: number) => new Date(Date.now() + hours * hour);
+    const whats = (events: CredentialEvent[]) => events.map((e) => `${e.what} ${e.publicKey}`);
+
     test('finds a stored key pair, and nothing for an unknown key', async () => {
       await storage.upsertCredentials([
-        { institution: 'Bank A', publicKey: 'pk_a', secretKey: 'secret-a-0123456789' },
-        { institution: 'Bank B', publicKey: 'pk_b', secretKey: 'secret-b-0123456789' },
+        pair('Bank A', 'pk_a', 'secret-a-0123456789'),
+        pair('Bank B', 'pk_b', 'secret-b-0123456789'),
       ]);
       const found = await storage.findCredential('pk_a');
       expect(found).toEqual({
         institutionId: expect.stringMatching(uuid),
         institution: 'Bank A',
         secretKey: 'secret-a-0123456789',
+        expiresAt: null,
+        revokedAt: null,
       });
       expect(await storage.findCredential('pk_unknown')).toBeNull();
       expect(await storage.countInstitutions()).toBe(2);
     });
 
-    test('upserts institutions by name and key pairs by public key: a new secret replaces the old', async () => {
-      await storage.upsertCredentials([
-        { institution: 'Bank A', publicKey: 'pk_a', secretKey: 'old-secret-0123456789' },
+    test('upserts institutions by name and key pairs by public key: a new secret replaces the old, each change an event', async () => {
+      const first = await storage.upsertCredentials([
+        pair('Bank A', 'pk_a', 'old-secret-0123456789'),
       ]);
+      expect(whats(first)).toEqual(['provisioned pk_a']);
+      expect(first[0]).toMatchObject({ institution: 'Bank A', actor: 'start', reason: null });
+      expect(first[0]?.at).toBeInstanceOf(Date);
       const before = await storage.findCredential('pk_a');
-      await storage.upsertCredentials([
-        { institution: 'Bank A', publicKey: 'pk_a', secretKey: 'new-secret-0123456789' },
-        { institution: 'Bank A', publicKey: 'pk_a2', secretKey: 'second-pair-0123456789' },
+      const second = await storage.upsertCredentials([
+        pair('Bank A', 'pk_a', 'new-secret-0123456789'),
+        pair('Bank A', 'pk_a2', 'second-pair-0123456789'),
       ]);
+      expect(whats(second)).toEqual(['secret-replaced pk_a', 'provisioned pk_a2']);
       expect(await storage.findCredential('pk_a')).toEqual({
         ...before,
         secretKey: 'new-secret-0123456789',
       });
       expect((await storage.findCredential('pk_a2'))?.institutionId).toBe(before?.institutionId);
       expect(await storage.countInstitutions()).toBe(1);
+      // The same pairs again (each start provisions them): nothing changes, nothing recorded.
+      expect(
+        await storage.upsertCredentials([
+          pair('Bank A', 'pk_a', 'new-secret-0123456789'),
+          pair('Bank A', 'pk_a2', 'second-pair-0123456789'),
+        ]),
+      ).toEqual([]);
+      expect(await storage.listCredentialEvents()).toHaveLength(3);
     });
 
     test('an empty list changes nothing; ping answers', async () => {
       await storage.upsertCredentials([]);
       expect(await storage.countInstitutions()).toBe(0);
       await expect(storage.ping()).resolves.toBeUndefined();
+    });
+
+    test('the database holds each secret encrypted: ciphertext, nonce, tag and the key id, never the secret', async () => {
+      const secret = 'a-secret-only-the-bank-knows-0123456789';
+      await storage.upsertCredentials([pair('Bank A', 'pk_a', secret)]);
+      await storage.issueCredential(pair('Bank A', 'pk_b', `${secret}-b`), {
+        actor: 'tester',
+        expiresAt: null,
+      });
+      const rows = await under.credentialRows();
+      expect(rows).toHaveLength(2);
+      for (const row of rows) {
+        expect(row.plaintext_secret).toBeNull();
+        expect(row.secret_key_id).toBe(under.keyring.current.id);
+        expect(row.secret_nonce).toHaveLength(12);
+        expect(row.secret_tag).toHaveLength(16);
+        const bytes = Buffer.concat([row.secret_nonce, row.secret_ciphertext, row.secret_tag]);
+        expect(bytes.includes(Buffer.from(secret))).toBe(false);
+        expect(JSON.stringify(row)).not.toContain(secret);
+      }
+      expect((await storage.findCredential('pk_b'))?.secretKey).toBe(`${secret}-b`);
+    });
+
+    test('issues a pair with or without an expiry, creating its institution, on record', async () => {
+      const expiresAt = inHours(24);
+      const issued = await storage.issueCredential(
+        pair('New Bank', 'pk_new', 'secret-new-0123456789'),
+        {
+          actor: 'alice',
+          expiresAt,
+          reason: 'first key',
+        },
+      );
+      expect(issued?.issued).toEqual({
+        publicKey: 'pk_new',
+        institution: 'New Bank',
+        createdAt: expect.any(Date),
+        expiresAt,
+        revokedAt: null,
+        revokedReason: null,
+        lastUsedAt: null,
+      });
+      expect(issued?.expiring).toEqual([]);
+      expect(issued?.events).toEqual([
+        {
+          at: expect.any(Date),
+          publicKey: 'pk_new',
+          institution: 'New Bank',
+          what: 'issued',
+          reason: `first key; expires at ${expiresAt.toISOString()}`,
+          actor: 'alice',
+        },
+      ]);
+      expect((await storage.findCredential('pk_new'))?.expiresAt).toEqual(expiresAt);
+      expect(await storage.listCredentialEvents()).toEqual(issued?.events);
+      await expect(
+        storage.issueCredential(pair('New Bank', 'pk_new', 'another-secret-0123'), {
+          actor: 'alice',
+          expiresAt: null,
+        }),
+      ).rejects.toThrow();
+    });
+
+    test('a rotation issues a pair and sets the other active pairs to expire at the end of the grace, never later than they did', async () => {
+      await storage.upsertCredentials([
+        pair('Bank A', 'pk_old', 'secret-old-0123456789'),
+        pair('Bank A', 'pk_revoked', 'secret-revoked-0123456789'),
+        pair('Bank B', 'pk_other_bank', 'secret-b-0123456789'),
+      ]);
+      const soon = inHours(1);
+      await storage.issueCredential(pair('Bank A', 'pk_soon', 'secret-soon-0123456789'), {
+        actor: 'alice',
+        expiresAt: soon,
+      });
+      await storage.revokeCredential('pk_revoked', { actor: 'alice', reason: null });
+      const graceEnd = inHours(24);
+      const rotated = await storage.issueCredential(
+        pair('Bank A', 'pk_new', 'secret-new-0123456789'),
+        {
+          actor: 'bob',
+          expiresAt: null,
+          rotation: { othersExpireAt: graceEnd },
+        },
+      );
+      expect(rotated?.issued).toMatchObject({ publicKey: 'pk_new', expiresAt: null });
+      expect(rotated?.expiring.map((r) => [r.publicKey, r.expiresAt])).toEqual([
+        ['pk_old', graceEnd],
+      ]);
+      expect(whats(rotated?.events ?? [])).toEqual(['rotated pk_new', 'expiry-set pk_old']);
+      expect(rotated?.events.every((event) => event.actor === 'bob')).toBe(true);
+      const state = new Map(
+        (await storage.listCredentials()).map((r) => [r.publicKey, [r.expiresAt, r.revokedAt]]),
+      );
+      expect(state.get('pk_old')).toEqual([graceEnd, null]);
+      expect(state.get('pk_soon')).toEqual([soon, null]);
+      expect(state.get('pk_revoked')?.[0]).toBeNull();
+      expect(state.get('pk_other_bank')).toEqual([null, null]);
+      expect(state.get('pk_new')).toEqual([null, null]);
+    });
+
+    test('a rotation of an institution that does not exist writes nothing', async () => {
+      expect(
+        await storage.issueCredential(pair('Nobody', 'pk_x', 'secret-x-0123456789'), {
+          actor: 'bob',
+          expiresAt: null,
+          rotation: { othersExpireAt: inHours(1) },
+        }),
+      ).toBeNull();
+      expect(await storage.countInstitutions()).toBe(0);
+      expect(await storage.listCredentials()).toEqual([]);
+      expect(await storage.listCredentialEvents()).toEqual([]);
+    });
+
+    test('revokes a pair once, with its reason; an unknown key is null', async () => {
+      await storage.upsertCredentials([pair('Bank A', 'pk_a', 'secret-a-0123456789')]);
+      const revoked = await storage.revokeCredential('pk_a', { actor: 'carol', reason: 'leaked' });
+      expect(revoked?.alreadyRevoked).toBe(false);
+      expect(revoked?.record).toMatchObject({
+        publicKey: 'pk_a',
+        revokedAt: expect.any(Date),
+        revokedReason: 'leaked',
+      });
+      expect(revoked?.events).toEqual([
+        expect.objectContaining({
+          what: 'revoked',
+          publicKey: 'pk_a',
+          reason: 'leaked',
+          actor: 'carol',
+        }),
+      ]);
+      expect((await storage.findCredential('pk_a'))?.revokedAt).toEqual(revoked?.record.revokedAt);
+      const again = await storage.revokeCredential('pk_a', { actor: 'carol', reason: 'twice' });
+      expect(again).toMatchObject({ alreadyRevoked: true, events: [] });
+      expect(again?.record.revokedReason).toBe('leaked');
+      expect(
+        await storage.revokeCredential('pk_unknown', { actor: 'carol', reason: null }),
+      ).toBeNull();
+      expect(whats(await storage.listCredentialEvents())).toEqual([
+        'provisioned pk_a',
+        'revoked pk_a',
+      ]);
+    });
+
+    test('provisioning never revives a revoked or expired pair: it is skipped, on record', async () => {
+      await storage.upsertCredentials([
+        pair('Bank A', 'pk_revoked', 'secret-1-0123456789'),
+        pair('Bank A', 'pk_active', 'secret-2-0123456789'),
+      ]);
+      await storage.issueCredential(pair('Bank A', 'pk_expired', 'secret-3-0123456789'), {
+        actor: 'alice',
+        expiresAt: new Date(Date.now() - 1000),
+      });
+      await storage.revokeCredential('pk_revoked', { actor: 'alice', reason: null });
+      const events = await storage.upsertCredentials([
+        pair('Bank A', 'pk_revoked', 'secret-1-changed-0123456789'),
+        pair('Bank A', 'pk_expired', 'secret-3-0123456789'),
+        pair('Bank A', 'pk_active', 'secret-2-0123456789'),
+      ]);
+      expect(events.map((e) => [e.what, e.publicKey, e.actor])).toEqual([
+        ['provision-skipped', 'pk_revoked', 'start'],
+        ['provision-skipped', 'pk_expired', 'start'],
+      ]);
+      expect(events[0]?.reason).toMatch(/^revoked at \d{4}-/);
+      expect(events[1]?.reason).toMatch(/^expired at \d{4}-/);
+      const revoked = await storage.findCredential('pk_revoked');
+      expect(revoked?.revokedAt).toBeInstanceOf(Date);
+      expect(revoked?.secretKey).toBe('secret-1-0123456789');
+      expect((await storage.findCredential('pk_expired'))?.expiresAt?.getTime()).toBeLessThan(
+        Date.now(),
+      );
+    });
+
+    test('lists pairs and events, of every institution or one, never a secret', async () => {
+      await storage.upsertCredentials([
+        pair('Bank A', 'pk_a', 'secret-a-0123456789'),
+        pair('Bank B', 'pk_b', 'secret-b-0123456789'),
+      ]);
+      await storage.revokeCredential('pk_b', { actor: 'dave', reason: 'gone' });
+      const all = await storage.listCredentials();
+      expect(all.map((r) => [r.publicKey, r.institution])).toEqual([
+        ['pk_a', 'Bank A'],
+        ['pk_b', 'Bank B'],
+      ]);
+      expect(JSON.stringify(all)).not.toContain('secret-');
+      expect(
+        (await storage.listCredentials({ institution: 'Bank B' })).map((r) => r.publicKey),
+      ).toEqual(['pk_b']);
+      expect(await storage.listCredentials({ institution: 'Bank C' })).toEqual([]);
+      expect(whats(await storage.listCredentialEvents({ institution: 'Bank B' }))).toEqual([
+        'provisioned pk_b',
+        'revoked pk_b',
+      ]);
+      expect(whats(await storage.listCredentialEvents())).toEqual([
+        'provisioned pk_a',
+        'provisioned pk_b',
+        'revoked pk_b',
+      ]);
+    });
+
+    test('records when a pair was last used', async () => {
+      await storage.upsertCredentials([pair('Bank A', 'pk_a', 'secret-a-0123456789')]);
+      expect((await storage.listCredentials())[0]?.lastUsedAt).toBeNull();
+      await storage.recordCredentialUse('pk_a');
+      const lastUsedAt = (await storage.listCredentials())[0]?.lastUsedAt;
+      expect(Math.abs((lastUsedAt?.getTime() ?? 0) - Date.now())).toBeLessThan(60_000);
+      await expect(storage.recordCredentialUse('pk_unknown')).resolves.toBeUndefined();
+    });
+
+    test('encrypts the secrets an earlier version stored in clear, nothing lost, on record', async () => {
+      const bank = await institution(storage, 'Bank A');
+      await under.storeInClear('pk_legacy', bank, 'legacy-secret-0123456789');
+      expect(
+        (await under.credentialRows()).find((r) => r.public_key === 'pk_legacy'),
+      ).toMatchObject({
+        plaintext_secret: 'legacy-secret-0123456789',
+        secret_key_id: null,
+      });
+      // Found in clear until then: nothing is refused during the upgrade.
+      expect((await storage.findCredential('pk_legacy'))?.secretKey).toBe(
+        'legacy-secret-0123456789',
+      );
+      const events = await storage.sealCredentialSecrets({ actor: 'start', reencrypt: false });
+      expect(events.map((e) => [e.what, e.publicKey, e.actor])).toEqual([
+        ['encrypted', 'pk_legacy', 'start'],
+      ]);
+      const row = (await under.credentialRows()).find((r) => r.public_key === 'pk_legacy');
+      expect(row).toMatchObject({
+        plaintext_secret: null,
+        secret_key_id: under.keyring.current.id,
+      });
+      expect((await storage.findCredential('pk_legacy'))?.secretKey).toBe(
+        'legacy-secret-0123456789',
+      );
+      expect(await storage.sealCredentialSecrets({ actor: 'start', reencrypt: false })).toEqual([]);
+    });
+
+    test('a wrong key is refused by its id, a tampered row by its tag; neither is a silent 401', async () => {
+      await storage.upsertCredentials([
+        pair('Bank A', 'pk_a', 'secret-a-0123456789'),
+        pair('Bank A', 'pk_b', 'secret-b-0123456789'),
+      ]);
+      const wrong = await under.withKeys({ current: randomEncryptionKey() });
+      const refusal = await wrong.sealCredentialSecrets({ actor: 'start', reencrypt: false }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refusal).toBeInstanceOf(EncryptionKeyError);
+      expect((refusal as Error).message).toContain(
+        `encrypted with key id ${under.keyring.current.id}`,
+      );
+      expect((refusal as Error).message).not.toContain('\n');
+
+      await under.copySealedSecret('pk_a', 'pk_b');
+      await expect(
+        storage.sealCredentialSecrets({ actor: 'start', reencrypt: false }),
+      ).rejects.toThrow(/The secret of pk_b does not decrypt with key/);
+      await expect(storage.findCredential('pk_b')).rejects.toThrow(/does not decrypt/);
+      expect((await storage.findCredential('pk_a'))?.secretKey).toBe('secret-a-0123456789');
+    });
+
+    test('a key change: the previous key still opens its secrets until reencrypt moves each of them, on record', async () => {
+      await storage.upsertCredentials([
+        pair('Bank A', 'pk_a', 'secret-a-0123456789'),
+        pair('Bank B', 'pk_b', 'secret-b-0123456789'),
+      ]);
+      const next = randomEncryptionKey();
+      const both = await under.withKeys({ current: next, previous: under.keyring.current });
+      expect(await both.sealCredentialSecrets({ actor: 'start', reencrypt: false })).toEqual([]);
+      expect((await both.findCredential('pk_a'))?.secretKey).toBe('secret-a-0123456789');
+      // A pair issued meanwhile is sealed with the new key.
+      await both.upsertCredentials([pair('Bank C', 'pk_c', 'secret-c-0123456789')]);
+      const moved = await both.sealCredentialSecrets({ actor: 'erin', reencrypt: true });
+      expect(moved.map((e) => [e.what, e.publicKey, e.actor])).toEqual([
+        ['reencrypted', 'pk_a', 'erin'],
+        ['reencrypted', 'pk_b', 'erin'],
+      ]);
+      expect(moved[0]?.reason).toBe(`from key ${under.keyring.current.id} to key ${next.id}`);
+      expect(new Set((await under.credentialRows()).map((r) => r.secret_key_id))).toEqual(
+        new Set([next.id]),
+      );
+      const onlyNext = await under.withKeys({ current: next });
+      expect(await onlyNext.sealCredentialSecrets({ actor: 'start', reencrypt: false })).toEqual(
+        [],
+      );
+      expect((await onlyNext.findCredential('pk_b'))?.secretKey).toBe('secret-b-0123456789');
+      await expect(
+        storage.sealCredentialSecrets({ actor: 'start', reencrypt: false }),
+      ).rejects.toBeInstanceOf(EncryptionKeyError);
     });
   });
 

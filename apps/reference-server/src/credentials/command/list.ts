@@ -1,0 +1,55 @@
+import { isoMinute, minute, table } from './format.js';
+import { expectPositionals, type Subcommand, stringOption } from './subcommand.js';
+
+/**
+ * `credentials list [--institution NAME] [--json]`: every key pair with its institution, when it
+ * was created, expires, was revoked and last used (to the minute); never a secret.
+ */
+export const list: Subcommand<{ institution?: string; json: boolean }> = {
+  usage: 'list [--institution NAME] [--json]',
+  summary:
+    'Lists the key pairs: public key, institution, created, expires, revoked, last used (UTC, to\n' +
+    'the minute). Never a secret.',
+  options: { institution: { type: 'string' }, json: { type: 'boolean' } },
+  read(values, positionals) {
+    expectPositionals(positionals, 0);
+    const institution = stringOption(values, 'institution');
+    return { ...(institution ? { institution } : {}), json: values.json === true };
+  },
+  async run({ institution, json }, context) {
+    const records = await context.storage.listCredentials(institution ? { institution } : {});
+    if (institution && records.length === 0) {
+      return context.refuse(`No institution is named "${institution}".`);
+    }
+    if (json) {
+      const printed = records.map((record) => ({
+        publicKey: record.publicKey,
+        institution: record.institution,
+        createdAt: record.createdAt.toISOString(),
+        expiresAt: record.expiresAt?.toISOString() ?? null,
+        revokedAt: record.revokedAt?.toISOString() ?? null,
+        revokedReason: record.revokedReason,
+        lastUsedAt: isoMinute(record.lastUsedAt),
+      }));
+      context.print(`${JSON.stringify(printed, null, 2)}\n`);
+      return 0;
+    }
+    const now = context.now();
+    context.print(
+      table(
+        ['PUBLIC KEY', 'INSTITUTION', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED'],
+        records.map((record) => [
+          record.publicKey,
+          record.institution,
+          minute(record.createdAt),
+          record.expiresAt && record.expiresAt.getTime() <= now
+            ? `${minute(record.expiresAt)} (expired)`
+            : minute(record.expiresAt),
+          minute(record.revokedAt),
+          minute(record.lastUsedAt),
+        ]),
+      ),
+    );
+    return 0;
+  },
+};
