@@ -200,12 +200,27 @@ suite('deploy/Dockerfile, performed on a fresh copy of the repository', () => {
     for (const tool of ['typescript', 'vitest', 'turbo', '@redocly/cli', '@biomejs/biome']) {
       expect(existsSync(join(app, 'node_modules', tool)), tool).toBe(false);
     }
-    // the server as npm packs it: built code and migrations, no sources or tests (and its own
-    // node_modules for a version of a dependency that differs from the hoisted one)
+    // the server as npm packs it: built code, migrations and the launcher of its bin, no sources
+    // or tests (and its own node_modules for a version of a dependency that differs from the
+    // hoisted one)
     const serverFiles = readdirSync(join(app, 'apps/reference-server')).filter(
       (entry) => entry !== 'node_modules',
     );
-    expect(serverFiles.sort()).toEqual(['README.md', 'dist', 'migrations', 'package.json']);
+    expect(serverFiles.sort()).toEqual(['README.md', 'bin', 'dist', 'migrations', 'package.json']);
+  });
+
+  test('the key lifecycle command runs from it, as `docker exec … institution-api-server credentials` would', async () => {
+    const { file, args, options } = commandIn(
+      image,
+      ['node', 'bin/institution-api-server.js', 'credentials', 'list', '--json'],
+      runEnv,
+    );
+    const stdout = await run(file, args, options);
+    const listed = JSON.parse(stdout);
+    expect(listed.map((key) => [key.institution, key.publicKey])).toEqual([
+      [credential.institution, credential.publicKey],
+    ]);
+    expect(stdout).not.toContain(credential.secretKey);
   });
 
   test('the server started from it on PostgreSQL answers a signed create 201, then 200', async () => {
