@@ -16,7 +16,13 @@ import { type CliIo, DEFAULT_API_URL, failureMessage } from '../main.js';
 import { ColumnError } from './columns.js';
 import { type Journal, JournalError, openJournal } from './journal.js';
 import { LineSet } from './line-set.js';
-import { IMPORT_USAGE, type ImportOptions, ImportUsageError, parseImportArgs } from './options.js';
+import {
+  IMPORT_USAGE,
+  type ImportOptions,
+  ImportUsageError,
+  MAX_CONCURRENCY,
+  parseImportArgs,
+} from './options.js';
 import { OUTCOMES, type Outcome, type ReportEntry, settle } from './outcome.js';
 import { createProgress, formatDuration, number, type Progress } from './progress.js';
 import { openReport, type ReportSink } from './report.js';
