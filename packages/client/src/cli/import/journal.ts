@@ -21,7 +21,9 @@ import {
   fdatasyncSync,
   fsyncSync,
   openSync,
+  readFileSync,
   renameSync,
+  rmSync,
   truncateSync,
   writeFileSync,
   writeSync,
@@ -92,22 +94,72 @@ export async function openJournal(
 ): Promise<Journal> {
   const finished = new Lines();
   const counts = new Map<Outcome, number>();
+  const unlock = lock(path);
   let fd: number;
   try {
-    fd = openSync(path, 'wx');
+    try {
+      fd = openSync(path, 'wx');
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'EEXIST') throw cannotOpen(path, error);
+      await readExisting(path, binding, options, finished, counts);
+      fd = openSync(path, 'a');
+      return journal(fd, finished, counts, unlock);
+    }
+    writeSync(fd, `${JSON.stringify({ journal: KIND, version: VERSION, ...binding })}\n`);
+    fsyncSync(fd);
+    syncDirectory(path);
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'EEXIST') throw cannotOpen(path, error);
-    await readExisting(path, binding, options, finished, counts);
-    fd = openSync(path, 'a');
-    return journal(fd, finished, counts);
+    unlock();
+    throw error;
   }
-  writeSync(fd, `${JSON.stringify({ journal: KIND, version: VERSION, ...binding })}\n`);
-  fsyncSync(fd);
-  syncDirectory(path);
-  return journal(fd, finished, counts);
+  return journal(fd, finished, counts, unlock);
 }
 
-function journal(fd: number, finished: LineSet, counts: Map<Outcome, number>): Journal {
+/**
+ * Takes `<journal>.lock`, holding this process's id, so that two imports never append to one
+ * journal (each would send the rows the other is sending). A lock left by a process that no
+ * longer runs (killed) is taken over. Returns its release.
+ */
+function lock(path: string): () => void {
+  const lockPath = `${path}.lock`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(lockPath, 'wx');
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      return () => rmSync(lockPath, { force: true });
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'EEXIST' || attempt > 0) {
+        throw new JournalError(
+          `cannot lock the journal ${path}: ${lockPath} exists and cannot be replaced`,
+        );
+      }
+    }
+    const pid = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
+    if (Number.isSafeInteger(pid) && pid > 0 && running(pid)) {
+      throw new JournalError(
+        `another import (process ${pid}) is using the journal ${path}: wait for it to finish, or stop it (Ctrl-C) and run this command again`,
+      );
+    }
+    rmSync(lockPath, { force: true });
+  }
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'EPERM';
+  }
+}
+
+function journal(
+  fd: number,
+  finished: LineSet,
+  counts: Map<Outcome, number>,
+  unlock: () => void,
+): Journal {
   return {
     finished,
     counts,
@@ -120,6 +172,7 @@ function journal(fd: number, finished: LineSet, counts: Map<Outcome, number>): J
     close() {
       fdatasyncSync(fd);
       closeSync(fd);
+      unlock();
     },
   };
 }
@@ -219,7 +272,7 @@ function checkHeader(path: string, text: string, binding: JournalBinding): void 
     input.format !== binding.input.format
   ) {
     throw new JournalError(
-      `${path} was made for another file (its content differs from this one's, SHA-256 ${short(input?.sha256)} vs ${short(binding.input.sha256)}); ` +
+      `${path} was made for another file (SHA-256 ${short(input?.sha256)}; this file's content is ${short(binding.input.sha256)}); ` +
         'to import this file from the start, delete it or pass --journal with another path (customers already registered answer "existing")',
     );
   }

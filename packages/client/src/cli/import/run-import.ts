@@ -286,8 +286,16 @@ async function send(
   const earlier = [...counts.values()].reduce((a, b) => a + b, 0);
   let doneThisRun = 0;
   let lastPushBack = 0;
-  let batch = '';
-  let flushing = false;
+  const showProgress = () => {
+    const pause = window.pauseLeft();
+    progress.update({
+      done: earlier + doneThisRun,
+      doneThisRun,
+      ...(pause > 0 && {
+        note: `paused ${formatDuration(pause / 1000)}: the service answered ${lastPushBack}`,
+      }),
+    });
+  };
   const progress: Progress = createProgress({
     total: inspected.rows,
     tty:
@@ -298,35 +306,23 @@ async function send(
         : (io.tty ?? undefined),
     write: io.stderr,
   });
-  const flush = () => {
-    flushing = false;
-    if (batch === '') return;
-    journal.append(batch);
-    report.write(batch);
-    report.flush();
-    batch = '';
-    const pause = window.pauseLeft();
-    progress.update({
-      done: earlier + doneThisRun,
-      doneThisRun,
-      ...(pause > 0 && {
-        note: `paused ${formatDuration(pause / 1000)}: the service answered ${lastPushBack}`,
-      }),
-    });
-  };
-  /** A row is finished once its line is written, within this turn of the event loop. */
+  /**
+   * A row is finished once its line is in the journal: written at once, before another row can
+   * start, so a killed run loses no more than the rows in flight. The report, which the next run
+   * rebuilds from the journal anyway, is written in larger pieces.
+   */
   const record = (entry: ReportEntry) => {
     counts.set(entry.outcome, (counts.get(entry.outcome) ?? 0) + 1);
     doneThisRun++;
-    batch += `${JSON.stringify(entry)}\n`;
-    if (!flushing) {
-      flushing = true;
-      setImmediate(flush);
-    }
+    const text = `${JSON.stringify(entry)}\n`;
+    journal.append(text);
+    report.write(text);
+    showProgress();
   };
   const sync = setInterval(() => {
-    flush();
+    report.flush();
     journal.sync();
+    showProgress();
   }, SYNC_INTERVAL_MS);
   sync.unref();
 
@@ -454,7 +450,7 @@ async function send(
     await rows.return(undefined);
     unregister();
     clearInterval(sync);
-    flush();
+    report.flush();
     journal.sync();
     progress.stop();
   }
