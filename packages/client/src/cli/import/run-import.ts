@@ -436,7 +436,7 @@ async function send(
           continue;
         }
         row = next.value;
-        if (journal.finished.has(row.line)) continue;
+        if (journal.finished.has(row.line)) continue; // finished by an earlier run
         const problem = localProblem(row, check);
         if (problem) {
           record({ line: row.line, outcome: 'invalid', problem });
@@ -504,7 +504,7 @@ function summary(
     ...shown.map((o) => `  ${o.padEnd(9)} ${number(counts.get(o) ?? 0).padStart(width)}`),
     `  this run: ${number(run.thisRun)} rows in ${formatDuration(run.seconds)}, ${number(
       run.seconds > 0 ? Math.round(run.thisRun / run.seconds) : 0,
-    )} rows/s${run.pushBacks ? `; slowed down ${run.pushBacks} times by 429/503` : ''}`,
+    )} rows/s${run.pushBacks ? `; slowed down ${run.pushBacks === 1 ? 'once' : `${run.pushBacks} times`} by 429/503` : ''}`,
     `  report: ${options.report === '-' ? 'stdout' : options.report}`,
   ];
   return `${lines.join('\n')}\n`;
