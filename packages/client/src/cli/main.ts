@@ -15,6 +15,7 @@ import { createAuthorize } from '../signing-middleware.js';
 import type { User } from '../user.js';
 import { createUsersClient, type UsersClientResult } from '../users-client.js';
 import { runImport } from './import/run-import.js';
+import { ownsProcess, runImportInWorker } from './import/worker.js';
 import { parseJsonFile } from './json-file.js';
 
 /** Exit codes: success, an HTTP error answer, and everything else (usage, files, network). */
@@ -86,7 +87,10 @@ export async function main(args: string[], io: CliIo): Promise<number> {
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
-  if (args[0] === 'import') return runImport(args.slice(1), io);
+  if (args[0] === 'import') {
+    const rest = args.slice(1);
+    return ownsProcess(io) ? runImportInWorker(rest) : runImport(rest, io);
+  }
   const { values, positionals } = parse(args);
   if (values.help) {
     io.stdout(USAGE);
