@@ -6,22 +6,31 @@
  *
  * @module
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 
 /** Where report lines go; `flush` writes what is buffered. */
 export interface ReportSink {
   /** Adds complete lines (each ending with a newline). */
   write(lines: string): void;
   flush(): void;
+  /**
+   * Puts the report in place of the last one: until then it is written beside it
+   * (`<report>.tmp`), so a run that stops before it starts (a journal refused) leaves the last
+   * report as it was.
+   */
+  publish(): void;
+  /** Closes it; a report never published is removed. */
   close(): void;
 }
 
 /** Report lines are gathered up to this many characters between writes. */
 const BUFFER_CHARS = 64 * 1024;
 
-/** Opens the report at `path` (truncating it), or on `stdout` for `-`. */
+/** Opens a new report for `path`, or on `stdout` for `-`. */
 export function openReport(path: string, stdout: (text: string) => void): ReportSink {
-  const fd = path === '-' ? undefined : openSync(path, 'w');
+  const pending = `${path}.tmp`;
+  const fd = path === '-' ? undefined : openSync(pending, 'w');
+  let published = fd === undefined;
   const out = fd === undefined ? stdout : (text: string) => writeSync(fd, text);
   let buffered = '';
   const flush = () => {
@@ -35,9 +44,17 @@ export function openReport(path: string, stdout: (text: string) => void): Report
       if (buffered.length >= BUFFER_CHARS) flush();
     },
     flush,
+    publish() {
+      if (published) return;
+      flush();
+      renameSync(pending, path);
+      published = true;
+    },
     close() {
       flush();
-      if (fd !== undefined) closeSync(fd);
+      if (fd === undefined) return;
+      closeSync(fd);
+      if (!published) rmSync(pending, { force: true });
     },
   };
 }

@@ -139,8 +139,10 @@ async function importFile(options: ImportOptions, args: string[], io: ImportIo):
   const summaryOut = options.report === '-' ? io.stderr : io.stdout;
   const report = openReport(options.report, io.stdout);
   try {
-    if (credentials === undefined)
+    if (credentials === undefined) {
+      report.publish();
       return await dryRun(options, inspected, check, report, summaryOut);
+    }
     const baseUrl = io.env.INSTITUTION_API_URL || DEFAULT_API_URL;
     let journal: Journal;
     try {
@@ -163,7 +165,7 @@ async function importFile(options: ImportOptions, args: string[], io: ImportIo):
       }
       throw error;
     }
-    report.flush();
+    report.publish();
     try {
       return await send(
         options,
@@ -457,10 +459,8 @@ async function send(
 
   const seconds = (performance.now() - started) / 1000;
   const total = inspected.rows;
-  if (stop?.why === 'unreachable' && doneThisRun === 0) {
-    io.stderr(
-      `institution-api: ${stop.message}\nNothing was sent successfully; no row was recorded.\n`,
-    );
+  if (stop?.why === 'unreachable') {
+    io.stderr(`institution-api: ${stop.message}\nNo row reached the service.\n`);
     return IMPORT_EXIT.usage;
   }
   summaryOut(

@@ -276,7 +276,9 @@ describe('import: exit code 2 before the first row', () => {
     expect(tampered.code).toBe(2);
     expect(tampered.stderr).toMatch(
       /is damaged at its line 2 \(no row of the file starts at line 3\)/,
-    );
+    ); // the report of the last run that started is left as it was
+    expect((await reportOf(`${path}.report.ndjson`)).map((r) => r.line)).toEqual([2, 4]);
+    expect(await exists(`${path}.report.ndjson.tmp`)).toBe(false);
   });
 });
 
