@@ -15,6 +15,8 @@ export interface ProgressState {
   doneThisRun: number;
   /** Why the run waits, when it does ("paused 37 s: the service answered 429"). */
   note?: string;
+  /** How long the run still waits before it sends again, in ms (added to the ETA). */
+  pausedMs?: number;
 }
 
 /** A progress display; `stop` leaves the terminal clean for the summary. */
@@ -77,7 +79,9 @@ export function createProgress(options: ProgressOptions): Progress {
     const percent = total > 0 ? ` (${Math.floor((last.done / total) * 100)}%)` : '';
     const perSecond = rate(last);
     const left = total - last.done;
-    const eta = perSecond > 0 && left > 0 ? `, ETA ${formatDuration(left / perSecond)}` : '';
+    const waiting = (last.pausedMs ?? 0) / 1000;
+    const eta =
+      perSecond > 0 && left > 0 ? `, ETA ${formatDuration(waiting + left / perSecond)}` : '';
     const note = last.note ? `; ${last.note}` : '';
     write(
       `import: ${number(last.done)} of ${number(total)} rows${percent}, ${number(perSecond)} rows/s${eta}${note}\n`,

@@ -295,6 +295,7 @@ async function send(
       doneThisRun,
       ...(pause > 0 && {
         note: `paused ${formatDuration(pause / 1000)}: the service answered ${lastPushBack}`,
+        pausedMs: pause,
       }),
     });
   };

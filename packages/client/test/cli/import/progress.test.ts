@@ -31,10 +31,11 @@ describe('progress', () => {
       done: 4500,
       doneThisRun: 4000,
       note: 'paused 37 s: the service answered 429',
+      pausedMs: 37_000, // the wait is part of the time left
     });
     vi.advanceTimersByTime(5000);
     expect(lines[1]).toBe(
-      'import: 4,500 of 10,000 rows (45%), 400 rows/s, ETA 14 s; paused 37 s: the service answered 429\n',
+      'import: 4,500 of 10,000 rows (45%), 400 rows/s, ETA 51 s; paused 37 s: the service answered 429\n',
     );
     progress.stop();
     vi.advanceTimersByTime(60_000);
