@@ -316,6 +316,36 @@ describe('import: interruption and back-pressure', () => {
     expect(new Set(report.map((r) => r.userId)).size).toBe(count);
   }, 30_000);
 
+  it('--retry-failed sends the failed rows again; the report still has each row once', async () => {
+    const path = await file(customersCsv(13, 4));
+    const failing = customer(13, 2).email;
+    const { fetch } = recordingFetch((request, init) =>
+      request
+        .clone()
+        .text()
+        .then((body) =>
+          body.includes(failing)
+            ? Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } }))
+            : globalThis.fetch(request, init),
+        ),
+    );
+    const first = await importCli([path], { url: server.url, fetch });
+    expect(first.code).toBe(1);
+    expect(
+      (await reportOf(`${path}.report.ndjson`)).find((r) => r.line === csvLine(2)),
+    ).toMatchObject({
+      outcome: 'failed',
+    });
+    // the same command skips it: a failed row is a finished row
+    expect((await importCli([path], { url: server.url })).code).toBe(1);
+    const retried = await importCli([path, '--retry-failed'], { url: server.url });
+    expect(retried.code).toBe(0);
+    const report = await reportOf(`${path}.report.ndjson`);
+    expect(
+      report.map((r) => [r.line, r.outcome]).sort((a, b) => Number(a[0]) - Number(b[0])),
+    ).toEqual([0, 1, 2, 3].map((i) => [csvLine(i), 'created']));
+  }, 30_000);
+
   for (const status of [503, 429]) {
     it(`${status} with Retry-After slows the run down; no row fails, every row is created`, async () => {
       // A proxy that answers every request with `status` for 3.5 s once 5 rows went through:
