@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { UsersClientError } from '../../errors.js';
 import type { FetchLike } from '../../resilient-fetch.js';
@@ -14,8 +13,8 @@ import { parseRetryAfter } from '../../retry-policy.js';
 import { createUsersClient } from '../../users-client.js';
 import { type CliIo, DEFAULT_API_URL, failureMessage } from '../main.js';
 import { ColumnError } from './columns.js';
+import { type Inspected, inspect } from './inspect.js';
 import { type Journal, JournalError, openJournal } from './journal.js';
-import { LineSet } from './line-set.js';
 import {
   IMPORT_USAGE,
   type ImportOptions,
@@ -23,12 +22,13 @@ import {
   MAX_CONCURRENCY,
   parseImportArgs,
 } from './options.js';
-import { OUTCOMES, type Outcome, type ReportEntry, settle } from './outcome.js';
+import { type Outcome, type ReportEntry, settle } from './outcome.js';
 import { createProgress, formatDuration, number, type Progress } from './progress.js';
 import { openReport, type ReportSink } from './report.js';
 import { createRowCheck, invalidRow, type RowCheck } from './row-check.js';
-import { InputError, type InputFormat, type Row, readRows } from './rows.js';
+import { InputError, type Row, readRows } from './rows.js';
 import { SendWindow } from './send-window.js';
+import { summary } from './summary.js';
 
 /** Exit codes of an import (issue 28, "Exit codes"). */
 export const IMPORT_EXIT = Object.freeze({
@@ -74,51 +74,6 @@ export async function runImport(args: string[], io: ImportIo): Promise<number> {
     io.stderr(`institution-api: ${message}\n${hint}`);
     return IMPORT_EXIT.usage;
   }
-}
-
-/** What the first pass over the file learnt. */
-interface Inspected {
-  sha256: string;
-  bytes: number;
-  rows: number;
-  /** The first line of every row: a journal naming any other line was tampered with. */
-  rowLines: LineSet;
-}
-
-/**
- * Reads the whole file once before anything is sent: its hash (which binds the journal), its
- * row count (the progress's total), and every error of the file itself (not UTF-8, not CSV, an
- * unknown column), so that a broken file stops the run before the first row, not halfway.
- */
-async function inspect(file: string, format: InputFormat, check: RowCheck): Promise<Inspected> {
-  const hash = createHash('sha256');
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let bytes = 0;
-  const tap = (chunk: Buffer) => {
-    hash.update(chunk);
-    try {
-      decoder.decode(chunk, { stream: true });
-    } catch {
-      throw new InputError(
-        `${file} is not valid UTF-8 (between bytes ${bytes} and ${bytes + chunk.length}): save it as UTF-8`,
-      );
-    }
-    bytes += chunk.length;
-  };
-  const rowLines = new LineSet();
-  let rows = 0;
-  for await (const row of readRows(file, { format, columns: check.columns, tap })) {
-    rows++;
-    rowLines.add(row.line);
-  }
-  try {
-    decoder.decode();
-  } catch {
-    throw new InputError(
-      `${file} is not valid UTF-8 (it ends inside a character): save it as UTF-8`,
-    );
-  }
-  return { sha256: hash.digest('hex'), bytes, rows, rowLines };
 }
 
 async function importFile(options: ImportOptions, args: string[], io: ImportIo): Promise<number> {
@@ -488,27 +443,6 @@ function refusedMessage(status: number, baseUrl: string): string {
     return `${baseUrl} refused the signature (401): check INSTITUTION_PUBLIC_KEY, INSTITUTION_SECRET_KEY, --algorithm and --encoding`;
   }
   return `${baseUrl}/api/v1/external/users answered ${status}: check INSTITUTION_API_URL (the service's address, without /api/v1)`;
-}
-
-/** The summary: rows per outcome (all runs of this journal), and this run's time and rate. */
-function summary(
-  options: ImportOptions,
-  total: number,
-  counts: Map<Outcome, number>,
-  run: { heading?: string; thisRun: number; seconds: number; pushBacks?: number },
-): string {
-  const dry: readonly Outcome[] = ['valid', 'invalid'];
-  const shown = run.heading ? dry : OUTCOMES.filter((outcome) => outcome !== 'valid');
-  const width = Math.max(...shown.map((o) => number(counts.get(o) ?? 0).length));
-  const lines = [
-    `institution-api import ${options.file}: ${number(total)} rows${run.heading ? ` (${run.heading})` : ''}`,
-    ...shown.map((o) => `  ${o.padEnd(9)} ${number(counts.get(o) ?? 0).padStart(width)}`),
-    `  this run: ${number(run.thisRun)} rows in ${formatDuration(run.seconds)}, ${number(
-      run.seconds > 0 ? Math.round(run.thisRun / run.seconds) : 0,
-    )} rows/s${run.pushBacks ? `; slowed down ${run.pushBacks === 1 ? 'once' : `${run.pushBacks} times`} by 429/503` : ''}`,
-    `  report: ${options.report === '-' ? 'stdout' : options.report}`,
-  ];
-  return `${lines.join('\n')}\n`;
 }
 
 function processSignals(handler: (signal: 'SIGINT' | 'SIGTERM') => void): () => void {
