@@ -14,6 +14,7 @@ import {
 } from '../apps/reference-server/bench/lib/servers.mjs';
 import { conformanceBench } from '../packages/conformance/bench/conformance.mjs';
 import { clientScenario } from './client-scenario.mjs';
+import { importBench } from './import-scenario.mjs';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const duration = Number(process.env.BENCH_DURATION ?? 5);
@@ -21,6 +22,9 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const warmup = Number(process.env.BENCH_WARMUP ?? 1);
 const clientRounds = Number(process.env.BENCH_CLIENT_ROUNDS ?? 5);
 const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
+const importRows = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
+/** The import's default --concurrency, and the connections of the creates it is compared with. */
+const importConcurrency = 8;
 const log = (line) => process.stderr.write(`  · ${line}\n`);
 
 /** The p99 target is stated at this many connections; at another count it is not judged. */
@@ -63,6 +67,10 @@ async function main() {
   } finally {
     await http.stop();
   }
+  // Issue 28: one import of importRows rows, against creates at its concurrency (its own servers).
+  const imported = skip.has('import')
+    ? undefined
+    : await importBench({ rows: importRows, concurrency: importConcurrency, duration, log });
 
   const s = (id) => samples.get(id);
   const rows = [];
@@ -149,6 +157,19 @@ async function main() {
       if (server === 'embedded') targets.push(p99Target(`${server}:${op}`));
       serverRow(`${server}:${op}`, `${label}: ${op}`, ratioCell(ratios, `Prism ${op}`), targets);
     }
+  }
+
+  if (imported) {
+    const { target, met } = judge('≥', 0.8, imported.ratio);
+    rows.push([
+      `import: ${importRows.toLocaleString('en-US')} CSV rows, --concurrency ${importConcurrency}`,
+      `${Math.round(imported.importRate).toLocaleString('en-US')} rows/s`,
+      '',
+      '',
+      `${times(imported.ratio)} embedded creates at ${importConcurrency} connections (${Math.round(imported.createRate).toLocaleString('en-US')}/s), one run`,
+      target,
+      met,
+    ]);
   }
 
   const header = [

@@ -1,6 +1,6 @@
 import type { SignatureOptions } from '@institution-api/signing';
 import { openapiDocument } from '@institution-api/types';
-import { createSpecSchemas } from '@institution-api/types/spec-ajv';
+import { createSpecSchemas, createUserInputErrors } from '@institution-api/types/spec-ajv';
 import compression from 'compression';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
@@ -17,7 +17,6 @@ import { rateLimitPerInstitution } from './http/rate-limit.js';
 import { readRawBody } from './http/raw-body.js';
 import { requestContext } from './http/request-context.js';
 import { methodNotAllowed, notFound } from './http/routing.js';
-import { createUserInputErrors } from './http/validation/user-input-errors.js';
 import type { Metrics } from './metrics/metrics.js';
 import { operation, recordRequests } from './metrics/request-metrics.js';
 import type { OutageLog } from './storage/outage-log.js';

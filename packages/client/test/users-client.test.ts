@@ -149,6 +149,22 @@ describe('createUser', () => {
     expect(headers?.get('x-request-id')).toBe('req-42');
     expect(headers?.get('authorization')?.startsWith(`${CREDENTIALS.publicKey}:`)).toBe(true);
   });
+
+  it("merges headers as openapi-fetch does: the call's win over the client's, whatever their case", async () => {
+    const { fetch, sent } = recordingFetch(json(201, userCreatedNew()), json(200, userUpdated()));
+    const users = client(fetch, { headers: { 'X-Trace': 'client', 'User-Agent': 'acme/1.0' } });
+    await users.createUser(momoAccountUser(), { headers: { 'x-trace': 'call' } });
+    await users.updateUser(USER_ID, momoAccountUser(), { headers: { authorization: 'forged' } });
+    expect(sent.map((request) => request.headers.get('x-trace'))).toEqual(['call', 'client']);
+    expect(sent.map((request) => request.headers.get('content-type'))).toEqual([
+      'application/json',
+      'application/json',
+    ]);
+    expect(sent[1]?.headers.get('authorization')).toMatch(
+      new RegExp(`^${CREDENTIALS.publicKey}:[0-9a-f]{64}$`),
+    );
+    expect(sent[1]?.headers.get('user-agent')).toBe('acme/1.0');
+  });
 });
 
 describe('updateUser', () => {

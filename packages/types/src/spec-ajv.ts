@@ -5,8 +5,10 @@ import { specFormats } from './formats.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import { numberFormats } from './spec-formats.js';
 
+export { fieldError, fieldErrors, fieldName, oneOfList, unique } from './field-errors.js';
 export { isCalendarDate, specFormats } from './formats.js';
 export { specAjvFormats } from './spec-formats.js';
+export { createUserInputErrors } from './user-input-errors.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext its default import is the module.
 const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;

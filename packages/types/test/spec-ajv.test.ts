@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapiDocument } from '../src/index.js';
-import { createSpecSchemas, isCalendarDate } from '../src/spec-ajv.js';
+import { createSpecSchemas, createUserInputErrors, isCalendarDate } from '../src/spec-ajv.js';
 
 describe('createSpecSchemas', () => {
   const schemas = createSpecSchemas(openapiDocument);
@@ -36,6 +36,24 @@ describe('createSpecSchemas', () => {
 
   it('throws on a schema the spec does not have', () => {
     expect(() => schemas.validator('Nope')).toThrow(/no schema named Nope/);
+  });
+});
+
+describe('createUserInputErrors', () => {
+  const errors = createUserInputErrors(createSpecSchemas(openapiDocument));
+  const examples = openapiDocument.components.examples as Record<string, { value: object }>;
+
+  it('phrases a body that breaks an account rule as the rule, one error per field', () => {
+    const momo = { ...examples.MomoAccountUser?.value } as Record<string, unknown>;
+    const { network: _network, ...withoutNetwork } = momo;
+    expect(errors({ ...withoutNetwork, monthlyIncome: 'lots' })).toEqual([
+      { path: '/body/network', message: 'network is required when accountType is MOMO' },
+      { path: '/body/monthlyIncome', message: 'monthlyIncome must be a number' },
+    ]);
+  });
+
+  it('finds nothing to say about a valid body', () => {
+    expect(errors(examples.BankAccountUser?.value)).toEqual([]);
   });
 });
 

@@ -1,13 +1,12 @@
 import { parse as legacyUrlParse } from 'node:url';
 import type { FieldError, OpenApiDocument } from '@institution-api/types';
-import { specFormats } from '@institution-api/types/spec-ajv';
+import { fieldName, specFormats } from '@institution-api/types/spec-ajv';
 import type { Request, RequestHandler } from 'express';
 import {
   middleware as openApiValidator,
   error as validatorErrors,
 } from 'express-openapi-validator';
 import { HttpProblem, problemKinds, validationProblem } from './problem.js';
-import { fieldName } from './validation/field-errors.js';
 import { cacheValidatorRouteMatchers } from './validation/route-matcher-cache.js';
 
 type ValidatorOptions = Parameters<typeof openApiValidator>[0];

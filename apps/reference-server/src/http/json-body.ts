@@ -1,8 +1,9 @@
 /// <reference lib="es2024.string" />
 // For String.prototype.isWellFormed (ES2024, Node 20+): the base tsconfig's lib stops at ES2023.
+
+import { fieldName } from '@institution-api/types/spec-ajv';
 import type { RequestHandler } from 'express';
 import { HttpProblem, problemKinds, validationProblem } from './problem.js';
-import { fieldName } from './validation/field-errors.js';
 
 /** Keys that could reach an object's prototype if a later step merged the body into an object. */
 const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype']);

@@ -14,6 +14,8 @@ import type { FetchLike } from '../resilient-fetch.js';
 import { createAuthorize } from '../signing-middleware.js';
 import type { User } from '../user.js';
 import { createUsersClient, type UsersClientResult } from '../users-client.js';
+import { runImport } from './import/run-import.js';
+import { ownsProcess, runImportInWorker } from './import/worker.js';
 import { parseJsonFile } from './json-file.js';
 
 /** Exit codes: success, an HTTP error answer, and everything else (usage, files, network). */
@@ -35,6 +37,8 @@ export const USAGE = `Usage:
   institution-api sign <file.json>          print the Authorization header value for the file
   institution-api create <file.json>        create a user (or add an existing one)
   institution-api update <id> <file.json>   replace a user's details
+  institution-api import <file.csv|.ndjson> register every row of a file, resumably
+                                            (institution-api import --help for its options)
 
 Options:
   --algorithm sha256|sha512   HMAC hash (default sha256); must match the service
@@ -83,6 +87,10 @@ export async function main(args: string[], io: CliIo): Promise<number> {
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
+  if (args[0] === 'import') {
+    const rest = args.slice(1);
+    return ownsProcess(io) ? runImportInWorker(rest) : runImport(rest, io);
+  }
   const { values, positionals } = parse(args);
   if (values.help) {
     io.stdout(USAGE);
@@ -96,7 +104,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const expected = { sign: 1, create: 1, update: 2 }[command ?? ''];
   if (expected === undefined) {
     const what = command === undefined ? 'no command given' : `unknown command '${command}'`;
-    throw new UsageError(`${what}: expected sign, create or update`, true);
+    throw new UsageError(`${what}: expected sign, create, update or import`, true);
   }
   if (operands.length !== expected) {
     throw new UsageError(
@@ -133,7 +141,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
 }
 
 /** What `report` says about the request, beyond its result. */
-interface Sent {
+export interface Sent {
   /** The URL the request went to. */
   target: string;
   /** The service's address, to tell a local reference server from a remote service. */
@@ -195,7 +203,7 @@ const SYSTEM_ERRORS: Record<string, string> = {
 };
 
 /** A network failure or timeout, naming the URL, the cause and what to try. */
-function failureMessage(error: UsersClientError, { target, baseUrl }: Sent): string {
+export function failureMessage(error: UsersClientError, { target, baseUrl }: Sent): string {
   const local = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/|$)/i.test(baseUrl);
   const hint = local
     ? "Is the reference server running? Start it with `npm start` in the toolkit's repository, or set INSTITUTION_API_URL to the service's address."

@@ -1,7 +1,14 @@
-import type { FieldError } from '@institution-api/types';
-import type { SpecSchemas } from '@institution-api/types/spec-ajv';
+/**
+ * The field errors of a `UserInput` body, phrased as the rules of section 4.1: what the reference
+ * server answers in a `400` and what the client's import reports for a row it does not send.
+ *
+ * @module
+ */
+
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { fieldErrors, unique } from './field-errors.js';
+import type { FieldError } from './index.js';
+import type { SpecSchemas } from './spec-ajv.js';
 
 /** The property whose value picks the account variant of `UserInput` (spec: `UserInput.oneOf`). */
 const discriminator = 'accountType';

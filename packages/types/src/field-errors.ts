@@ -1,5 +1,13 @@
-import type { FieldError } from '@institution-api/types';
+/**
+ * Ajv's errors in the words of the interface document: `{ path, message }` field errors of the
+ * spec's `FieldError`, naming the field and the rule. Shared by the reference server (its `400`
+ * answers) and the client's import (rows checked before they are sent), so both say the same.
+ *
+ * @module
+ */
+
 import type { ErrorObject } from 'ajv';
+import type { FieldError } from './index.js';
 
 /**
  * Messages for the spec's string patterns, by the `title` of the schema that declares them, so a
