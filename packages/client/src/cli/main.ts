@@ -15,6 +15,7 @@ import { createAuthorize } from '../signing-middleware.js';
 import type { User } from '../user.js';
 import { createUsersClient, type UsersClientResult } from '../users-client.js';
 import { parseJsonFile } from './json-file.js';
+import { signProxy } from './sign-proxy.js';
 
 /** Exit codes: success, an HTTP error answer, and everything else (usage, files, network). */
 export const EXIT = Object.freeze({ ok: 0, http: 1, usage: 2 });
@@ -35,6 +36,7 @@ export const USAGE = `Usage:
   institution-api sign <file.json>          print the Authorization header value for the file
   institution-api create <file.json>        create a user (or add an existing one)
   institution-api update <id> <file.json>   replace a user's details
+  institution-api sign-proxy [--port N]     sign and forward any HTTP tool's requests (sign-proxy --help)
 
 Options:
   --algorithm sha256|sha512   HMAC hash (default sha256); must match the service
@@ -83,6 +85,7 @@ export async function main(args: string[], io: CliIo): Promise<number> {
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
+  if (args[0] === 'sign-proxy') return signProxy(args.slice(1), io);
   const { values, positionals } = parse(args);
   if (values.help) {
     io.stdout(USAGE);
@@ -96,7 +99,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const expected = { sign: 1, create: 1, update: 2 }[command ?? ''];
   if (expected === undefined) {
     const what = command === undefined ? 'no command given' : `unknown command '${command}'`;
-    throw new UsageError(`${what}: expected sign, create or update`, true);
+    throw new UsageError(`${what}: expected sign, create, update or sign-proxy`, true);
   }
   if (operands.length !== expected) {
     throw new UsageError(

@@ -185,7 +185,9 @@ describe('usage errors exit 2 with a message', () => {
     const { code, stderr, stdout } = await cli(args);
     expect(code).toBe(EXIT.usage);
     expect(stdout).toBe('');
-    expect(stderr).toBe(`institution-api: ${what}: expected sign, create or update\n\n${USAGE}`);
+    expect(stderr).toBe(
+      `institution-api: ${what}: expected sign, create, update or sign-proxy\n\n${USAGE}`,
+    );
   });
 
   it.each([
