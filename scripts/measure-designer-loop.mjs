@@ -237,8 +237,8 @@ try {
     'openapi/components/schemas/UserInput.yaml',
     '\nproperties:\n',
     [
-      '  nickname:',
-      '    description: What the customer likes to be called, up to 100 characters, or null.',
+      '  preferredName:',
+      '    description: The name the customer likes to be called by, up to 100 characters, or null.',
       '    type:',
       '      - string',
       "      - 'null'",
