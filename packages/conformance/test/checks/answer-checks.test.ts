@@ -148,6 +148,14 @@ describe('response_headers_conformance', () => {
         ratelimit: '"per-institution";r=59;t=60',
       }),
     ).toBe(true);
+    // as express-rate-limit's draft-8 writes them
+    expect(
+      check({
+        ...json,
+        'ratelimit-policy': '"per-institution"; q=60; w=60; pk=:ZDk0YzQ2ZjE5ZmRh:',
+        ratelimit: '"per-institution"; r=59; t=60',
+      }),
+    ).toBe(true);
     expect(check({ ...json, ratelimit: 'limit=60, remaining=59' })).toBe(false);
   });
 });
