@@ -191,6 +191,19 @@ describe.skipIf(!hasChromium)('the docs page in chromium', () => {
       await page.keyboard.press('Escape');
     });
 
+    it('links each operation to the journeys that take it, rendered as Arazzo workflows', async () => {
+      await page.goto(`${pathToFileURL(pageFile).href}#/users/updateuser`);
+      const link = page.locator(
+        '[data-component-name="Markdown/Markdown"] a[href="#/section/journeys/updating-details"]',
+      );
+      await link.first().scrollIntoViewIfNeeded();
+      await link.first().click();
+      await expect.poll(() => page.url()).toMatch(/#\/section\/journeys\/updating-details$/);
+      await expect.poll(() => isInViewport(heading(page, 'Updating details'))).toBe(true);
+      const workflow = page.getByText('update-details.arazzo.yaml').first();
+      expect(await workflow.isVisible()).toBe(true);
+    });
+
     it('sent no request off the page and logged no error', async () => {
       await page.goto(`${pathToFileURL(pageFile).href}#/users/createuser`);
       await page.reload();

@@ -17,6 +17,7 @@ import { createUsersClient, type UsersClientResult } from '../users-client.js';
 import { runImport } from './import/run-import.js';
 import { ownsProcess, runImportInWorker } from './import/worker.js';
 import { parseJsonFile } from './json-file.js';
+import { signProxy } from './sign-proxy.js';
 
 /** Exit codes: success, an HTTP error answer, and everything else (usage, files, network). */
 export const EXIT = Object.freeze({ ok: 0, http: 1, usage: 2 });
@@ -39,6 +40,7 @@ export const USAGE = `Usage:
   institution-api update <id> <file.json>   replace a user's details
   institution-api import <file.csv|.ndjson> register every row of a file, resumably
                                             (institution-api import --help for its options)
+  institution-api sign-proxy [--port N]     sign and forward any HTTP tool's requests (sign-proxy --help)
 
 Options:
   --algorithm sha256|sha512   HMAC hash (default sha256); must match the service
@@ -91,6 +93,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     const rest = args.slice(1);
     return ownsProcess(io) ? runImportInWorker(rest) : runImport(rest, io);
   }
+  if (args[0] === 'sign-proxy') return signProxy(args.slice(1), io);
   const { values, positionals } = parse(args);
   if (values.help) {
     io.stdout(USAGE);
@@ -104,7 +107,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const expected = { sign: 1, create: 1, update: 2 }[command ?? ''];
   if (expected === undefined) {
     const what = command === undefined ? 'no command given' : `unknown command '${command}'`;
-    throw new UsageError(`${what}: expected sign, create, update or import`, true);
+    throw new UsageError(`${what}: expected sign, create, update, import or sign-proxy`, true);
   }
   if (operands.length !== expected) {
     throw new UsageError(

@@ -129,8 +129,33 @@ describe('response_headers_conformance', () => {
         exchange('createUser', 429, limited, { ...PROBLEM, 'retry-after': 'soon' }),
       )?.ok,
     ).toBe(false);
+    // A status the spec does not document is status_code_conformance's to report.
     expect(
-      responseHeadersConformance(contract, exchange('createUser', 201, example('UserCreatedNew'))),
+      responseHeadersConformance(contract, exchange('createUser', 418, example('UserCreatedNew'))),
     ).toBeUndefined();
+  });
+
+  it('checks the RateLimit fields of any answer against their schema, and needs none', () => {
+    const created = example('UserCreatedNew');
+    const json = { 'content-type': 'application/json; charset=utf-8' };
+    const check = (headers: Record<string, string>) =>
+      responseHeadersConformance(contract, exchange('createUser', 201, created, headers))?.ok;
+    expect(check(json)).toBe(true);
+    expect(
+      check({
+        ...json,
+        'ratelimit-policy': '"per-institution";q=60;w=60',
+        ratelimit: '"per-institution";r=59;t=60',
+      }),
+    ).toBe(true);
+    // as express-rate-limit's draft-8 writes them
+    expect(
+      check({
+        ...json,
+        'ratelimit-policy': '"per-institution"; q=60; w=60; pk=:ZDk0YzQ2ZjE5ZmRh:',
+        ratelimit: '"per-institution"; r=59; t=60',
+      }),
+    ).toBe(true);
+    expect(check({ ...json, ratelimit: 'limit=60, remaining=59' })).toBe(false);
   });
 });

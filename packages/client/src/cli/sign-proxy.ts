@@ -1,0 +1,191 @@
+/**
+ * `institution-api sign-proxy`: a local proxy that signs every request with the institution's
+ * keys and forwards it to the service, so HTTP tools that cannot compute the signature (Redocly
+ * Respect, Postman and Newman, curl without openssl) can call the API through it. The server is
+ * `signing-proxy.ts`; this module reads the command line and the environment, prints where it
+ * listens, and runs until SIGTERM or SIGINT, when it finishes the requests in flight.
+ *
+ * @module
+ */
+import { isIP } from 'node:net';
+import { parseArgs } from 'node:util';
+import type { SignatureAlgorithm, SignatureEncoding } from '@institution-api/signing';
+import { createAuthorize } from '../signing-middleware.js';
+import { type CliIo, DEFAULT_API_URL, EXIT } from './main.js';
+import { startSigningProxy } from './signing-proxy.js';
+
+/** What `sign-proxy` needs beyond the other commands' outside world. */
+export interface SignProxyIo extends CliIo {
+  /**
+   * Settles when the proxy should stop; by default the first SIGTERM or SIGINT the process
+   * receives (tests stop it themselves).
+   */
+  stop?: Promise<unknown>;
+}
+
+/** The `sign-proxy --help` text; it names the environment variables, never their values. */
+export function signProxyUsage(): string {
+  return `Usage:
+  institution-api sign-proxy [--port N] [--host ADDRESS] [--target URL]
+
+Listens on http://127.0.0.1 and forwards every request it receives to the service, signed:
+Authorization: <INSTITUTION_PUBLIC_KEY>:<HMAC of the body's exact bytes> replaces any
+Authorization the request carries (GET and HEAD: of the JSON-stringified query). The answer
+comes back unchanged. Point any HTTP tool at the address it prints:
+  listening on http://127.0.0.1:PORT
+A request it cannot forward gets a 502 problem naming the cause. SIGTERM or Ctrl-C stops it
+after the requests in flight.
+
+Options:
+  --port N                    port to listen on (default: any free port)
+  --host ADDRESS              address to listen on (default 127.0.0.1); any other address lets
+                              whoever reaches it send requests signed with your keys
+  --target URL                the service's address (default INSTITUTION_API_URL)
+  --algorithm sha256|sha512   HMAC hash (default sha256); must match the service
+  --encoding hex|base64       signature encoding (default hex); must match the service
+  -h, --help                  show this help
+
+Environment:
+  INSTITUTION_PUBLIC_KEY      the institution's public key (required)
+  INSTITUTION_SECRET_KEY      the institution's secret key (required; never printed)
+  INSTITUTION_API_URL         the service's address (default ${DEFAULT_API_URL})
+`;
+}
+
+/** A wrong command line or environment, said in one line. */
+class SignProxyUsageError extends Error {}
+
+/**
+ * Runs `institution-api sign-proxy <args>` (the arguments after the command's name) and
+ * resolves to its exit code once the proxy has stopped: 0, or 2 for a usage error or an address
+ * it cannot listen on. It never rejects.
+ */
+export async function signProxy(args: string[], io: SignProxyIo): Promise<number> {
+  try {
+    return await run(args, io);
+  } catch (error) {
+    // Messages name the bad setting, never its value, so the secret cannot leak through them.
+    const message = error instanceof Error ? error.message : String(error);
+    const hint =
+      error instanceof SignProxyUsageError
+        ? 'Run institution-api sign-proxy --help for usage.\n'
+        : '';
+    io.stderr(`institution-api sign-proxy: ${message}\n${hint}`);
+    return EXIT.usage;
+  }
+}
+
+async function run(args: string[], io: SignProxyIo): Promise<number> {
+  const values = parse(args);
+  if (values.help) {
+    io.stdout(signProxyUsage());
+    return EXIT.ok;
+  }
+  const signature = {
+    algorithm: oneOf<SignatureAlgorithm>('--algorithm', values.algorithm, ['sha256', 'sha512']),
+    encoding: oneOf<SignatureEncoding>('--encoding', values.encoding, ['hex', 'base64']),
+  };
+  const port = portOf(values.port);
+  const host = values.host ?? '127.0.0.1';
+  const target = targetOf(values.target ?? (io.env.INSTITUTION_API_URL || DEFAULT_API_URL));
+  const authorize = createAuthorize({
+    publicKey: requiredEnv(io.env, 'INSTITUTION_PUBLIC_KEY'),
+    secretKey: requiredEnv(io.env, 'INSTITUTION_SECRET_KEY'),
+    signature,
+  });
+
+  if (!isLoopback(host)) {
+    io.stderr(
+      `institution-api sign-proxy: warning: listening on ${host}, not on a loopback address: anyone who can reach it can send requests signed with your keys.\n`,
+    );
+  }
+  const proxy = await startSigningProxy({
+    target,
+    authorize,
+    host,
+    port,
+    log: (line) => io.stderr(`institution-api sign-proxy: ${line}\n`),
+  }).catch((error: { code?: string; message?: string }) => {
+    const why =
+      error.code === 'EADDRINUSE'
+        ? 'the port is in use (EADDRINUSE)'
+        : (error.code ?? error.message);
+    throw new Error(`cannot listen on ${host}:${port}: ${why}`);
+  });
+  io.stdout(`listening on ${proxy.url}\n`);
+  io.stderr(
+    `institution-api sign-proxy: forwarding to ${target.origin}${target.pathname}, signed (${signature.algorithm ?? 'sha256'}, ${signature.encoding ?? 'hex'}); SIGTERM or Ctrl-C stops it.\n`,
+  );
+  await (io.stop ?? firstSignal());
+  await proxy.close();
+  return EXIT.ok;
+}
+
+/** Resolves on the first SIGTERM or SIGINT, and stops listening for them. */
+function firstSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', stop).off('SIGINT', stop);
+      resolve(signal);
+    };
+    process.once('SIGTERM', stop).once('SIGINT', stop);
+  });
+}
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        target: { type: 'string' },
+        algorithm: { type: 'string' },
+        encoding: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    throw new SignProxyUsageError((error as Error).message);
+  }
+}
+
+function portOf(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) {
+    throw new SignProxyUsageError(`--port must be an integer from 0 to 65535, not "${value}"`);
+  }
+  return port;
+}
+
+/** The service's address, http or https; its credentials, if any, are never echoed. */
+function targetOf(value: string): URL {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new SignProxyUsageError(
+      '--target (or INSTITUTION_API_URL) must be an http or https URL, e.g. http://localhost:8080',
+    );
+  }
+  return url;
+}
+
+function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
+function oneOf<T extends string>(flag: string, value: string | undefined, allowed: T[]) {
+  if (value === undefined) return undefined;
+  if (!(allowed as string[]).includes(value)) {
+    throw new SignProxyUsageError(`${flag} must be one of ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+function requiredEnv(env: CliIo['env'], name: string): string {
+  const value = env[name];
+  if (!value) throw new SignProxyUsageError(`${name} is not set`);
+  return value;
+}

@@ -1,0 +1,278 @@
+/**
+ * The HTTP server of `institution-api sign-proxy`: a local reverse proxy that signs each request
+ * it receives and forwards it to the service, so any HTTP tool (Redocly Respect, Postman, Newman,
+ * curl without openssl) can call the API, whose signature no fixed header can carry (spec:
+ * "Signing requests"; the pattern of aws-sigv4-proxy).
+ *
+ * For each request it reads the body whole (the signature covers its exact bytes, and the header
+ * precedes the body), signs it with {@link Authorize} exactly as the client's signing middleware
+ * does (a request without a body, GET or HEAD, over the JSON-stringified query), replaces any
+ * `Authorization` it carries, sends the same bytes to the target, and streams the answer back
+ * unchanged: status, end-to-end headers and body bytes. A request it cannot forward is answered
+ * `502` with a problem naming the cause; the secret is never in an answer or a log line.
+ *
+ * @module
+ */
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { Authorize } from '../signing-middleware.js';
+
+/** The most body bytes the proxy holds to sign; the service itself accepts 64 KiB. */
+export const maxBufferedBodyBytes = 1024 * 1024;
+
+/** How long `close` waits for the requests in flight before cutting their connections. */
+export const closeGraceMs = 30_000;
+
+/** Media type of the proxy's own errors, as the service's (RFC 9457). */
+const problemMediaType = 'application/problem+json';
+
+/**
+ * Headers that describe one connection, not the message (RFC 9110 section 7.6.1), so they are
+ * never forwarded in either direction; `host` is the target's; `content-length` is set from the
+ * bytes sent.
+ */
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** How to start the proxy. */
+export interface SigningProxyOptions {
+  /** The service's base URL (http or https); its path, if any, prefixes every request's path. */
+  target: URL;
+  /** Signs a message (the body's bytes, or the query's JSON text) into an Authorization value. */
+  authorize: Authorize;
+  /** Address to listen on; 127.0.0.1 unless given. */
+  host?: string;
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Told of each exchange, in one line without headers (never the secret). */
+  log?: (line: string) => void;
+}
+
+/** A running proxy. */
+export interface SigningProxy {
+  /** `http://HOST:PORT`, as a client reaches it. */
+  url: string;
+  /** Stops accepting connections and resolves once the requests in flight are answered. */
+  close(): Promise<void>;
+}
+
+/** Starts the proxy; rejects when it cannot listen (the port in use, an unknown host). */
+export async function startSigningProxy(options: SigningProxyOptions): Promise<SigningProxy> {
+  const { target, authorize, host = '127.0.0.1', port = 0, log = () => {} } = options;
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  const basePath = target.pathname.replace(/\/+$/, '');
+  let closing = false;
+
+  const inFlight = new Set<ServerResponse>();
+  const server = createServer((incoming, outgoing) => {
+    inFlight.add(outgoing);
+    outgoing.once('close', () => inFlight.delete(outgoing));
+    // Once closing, each answer ends its connection, so close() is not held by keep-alive.
+    if (closing) outgoing.shouldKeepAlive = false;
+    const what = `${incoming.method} ${incoming.url}`;
+    readBody(incoming)
+      .then(async (body) => {
+        if (body === undefined) {
+          sendProblem(outgoing, 413, 'Payload too large', tooLargeDetail);
+          log(`${what} -> 413 (not forwarded: the body is over ${maxBufferedBodyBytes} bytes)`);
+          return;
+        }
+        const headers = forwardedHeaders(incoming, body.length);
+        headers.authorization = await authorize(signedMessage(incoming, body));
+        const forward = send(
+          new URL(basePath + (incoming.url ?? '/'), target),
+          { method: incoming.method, headers },
+          (answer) => {
+            outgoing.writeHead(
+              answer.statusCode ?? 502,
+              answer.statusMessage,
+              endToEnd(answer.rawHeaders),
+            );
+            answer.pipe(outgoing);
+            // An answer cut short upstream is cut short here too, never completed silently.
+            answer.once('error', () => outgoing.destroy());
+            answer.once('end', () => log(`${what} -> ${answer.statusCode}`));
+          },
+        );
+        forward.once('error', (error) => {
+          const cause = describe(error);
+          log(`${what} -> 502 (${cause})`);
+          if (outgoing.headersSent) outgoing.destroy();
+          else {
+            sendProblem(
+              outgoing,
+              502,
+              'Bad gateway',
+              `The sign-proxy could not forward ${what} to ${target.origin}: ${cause}.`,
+            );
+          }
+        });
+        forward.end(body);
+      })
+      .catch((error: unknown) => {
+        // The caller went away while sending, or signing failed: nothing was forwarded.
+        if (!outgoing.headersSent && !outgoing.destroyed) {
+          sendProblem(outgoing, 502, 'Bad gateway', `The sign-proxy could not sign ${what}.`);
+        }
+        log(`${what} -> not forwarded (${describe(error)})`);
+      });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    close: () => {
+      closing = true;
+      for (const outgoing of inFlight) endConnectionAfter(outgoing);
+      return closeGracefully(server);
+    },
+  };
+}
+
+const tooLargeDetail = `The sign-proxy holds at most ${maxBufferedBodyBytes} bytes of a body to sign it; the service accepts 64 KiB.`;
+
+/** The body's bytes, or undefined when it is larger than {@link maxBufferedBodyBytes}. */
+function readBody(incoming: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const onData = (chunk: Buffer) => {
+      length += chunk.length;
+      if (length <= maxBufferedBodyBytes) chunks.push(chunk);
+      else {
+        // Read and drop the rest, so the caller gets to read the 413.
+        incoming.off('data', onData).resume();
+        resolve(undefined);
+      }
+    };
+    incoming.on('data', onData);
+    incoming.once('end', () =>
+      resolve(Buffer.concat(chunks, Math.min(length, maxBufferedBodyBytes))),
+    );
+    incoming.once('error', reject);
+  });
+}
+
+/**
+ * What is signed: the body's exact bytes, or, for a request that carries none by definition (GET,
+ * HEAD), the JSON-stringified query object, as the signing middleware and the interface document
+ * say (`{}` when there is none).
+ */
+function signedMessage(incoming: IncomingMessage, body: Buffer): Uint8Array | string {
+  if (incoming.method !== 'GET' && incoming.method !== 'HEAD') return body;
+  const query = new URL(incoming.url ?? '/', 'http://proxy.invalid').searchParams;
+  return JSON.stringify(Object.fromEntries(query));
+}
+
+/** The request's end-to-end headers, without its Authorization, for the target. */
+function forwardedHeaders(incoming: IncomingMessage, length: number): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (hopByHop.has(name) || name === 'host' || name === 'authorization') continue;
+    if (name === 'content-length') continue;
+    headers[name] = value;
+  }
+  if (length > 0 || incoming.headers['content-length'] !== undefined) {
+    headers['content-length'] = String(length);
+  }
+  return headers;
+}
+
+/** The answer's headers as received (names' case and repeats kept), without hop-by-hop ones. */
+function endToEnd(rawHeaders: string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] ?? '';
+    if (!hopByHop.has(name.toLowerCase())) kept.push(name, rawHeaders[i + 1] ?? '');
+  }
+  return kept;
+}
+
+/** The proxy's own problem (RFC 9457), `urn:institution-api:problem:sign-proxy`. */
+function sendProblem(outgoing: ServerResponse, status: number, title: string, detail: string) {
+  const body = JSON.stringify({
+    type: 'urn:institution-api:problem:sign-proxy',
+    title,
+    status,
+    detail,
+  });
+  outgoing.writeHead(status, {
+    'content-type': problemMediaType,
+    'content-length': Buffer.byteLength(body),
+  });
+  outgoing.end(body);
+}
+
+/** What a failed system call code means, in words; the code follows in parentheses. */
+const systemErrors: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate cannot be verified',
+};
+
+/** An error's cause in words, without anything the request carried. */
+function describe(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return `${systemErrors[code] ?? 'request failed'} (${code})`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Makes an answer in flight the last of its connection, so the connection ends with it. */
+function endConnectionAfter(outgoing: ServerResponse): void {
+  if (!outgoing.headersSent) outgoing.shouldKeepAlive = false;
+  else {
+    // Node detaches the socket from the answer when it finishes, so hold it first.
+    const socket = outgoing.socket;
+    outgoing.once('finish', () => socket?.end());
+  }
+}
+
+/**
+ * `server.close()` stops accepting and ends idle keep-alive connections; the answers in flight
+ * end their connections as they finish ({@link endConnectionAfter}). After {@link closeGraceMs},
+ * whatever is left is cut.
+ */
+function closeGracefully(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const deadline = setTimeout(() => server.closeAllConnections(), closeGraceMs);
+    deadline.unref();
+    server.close((error) => {
+      clearTimeout(deadline);
+      if (error) reject(error);
+      else resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

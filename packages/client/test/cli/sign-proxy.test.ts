@@ -1,0 +1,498 @@
+/**
+ * `institution-api sign-proxy`: what an HTTP tool pointed at it relies on. The proxy runs
+ * in-process (its `stop` promise standing in for SIGTERM) in front of a real upstream HTTP server
+ * that records the raw bytes it receives; the last tests run the built executable, stop it with
+ * SIGTERM, and send curl through it to the reference server.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, request, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { formatAuthorization, sign } from '@institution-api/signing';
+import { freePort } from '@institution-api/test-support/free-port';
+import {
+  type RunningServer,
+  startReferenceServer,
+} from '@institution-api/test-support/reference-server';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from '../../src/cli/main.js';
+import { signProxy, signProxyUsage } from '../../src/cli/sign-proxy.js';
+import { maxBufferedBodyBytes } from '../../src/cli/signing-proxy.js';
+import { CREDENTIALS, momoAccountUser } from '../support/examples.js';
+
+const ENV = {
+  INSTITUTION_PUBLIC_KEY: CREDENTIALS.publicKey,
+  INSTITUTION_SECRET_KEY: CREDENTIALS.secretKey,
+};
+
+/** One request as the upstream received it, byte for byte. */
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A real HTTP server standing for the service: records each request, answers with `answer`. */
+async function startUpstream(answer: (received: Received, response: ServerResponse) => void) {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
+      received.push(request);
+      answer(request, res);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Everything printed by the proxies of a test, checked for the secret after each test. */
+let printed = '';
+const running: { stop(): Promise<number> }[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((proxy) => proxy.stop()));
+  expect(printed).not.toContain(CREDENTIALS.secretKey);
+  printed = '';
+});
+
+/** Runs `sign-proxy <args>` in-process; resolves once it prints where it listens. */
+async function startProxy(args: string[], env: Record<string, string | undefined> = ENV) {
+  let stdout = '';
+  let stderr = '';
+  let stop = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  let listening = (_url: string) => {};
+  const url = new Promise<string>((resolve) => {
+    listening = resolve;
+  });
+  const exit = signProxy(args, {
+    env,
+    stdout: (text) => {
+      stdout += text;
+      printed += text;
+      const match = /^listening on (http:\/\/\S+)\n/.exec(stdout);
+      if (match?.[1]) listening(match[1]);
+    },
+    stderr: (text) => {
+      stderr += text;
+      printed += text;
+    },
+    stop: stopped,
+  });
+  const proxy = {
+    url: await Promise.race([
+      url,
+      exit.then((code) => {
+        throw new Error(`sign-proxy exited ${code}: ${stderr}`);
+      }),
+    ]),
+    stdout: () => stdout,
+    stderr: () => stderr,
+    stop: () => {
+      stop();
+      return exit;
+    },
+  };
+  running.push(proxy);
+  return proxy;
+}
+
+/** Runs `sign-proxy <args>` expecting it to stop at once (a usage error). */
+async function runToExit(args: string[], env: Record<string, string | undefined> = ENV) {
+  let stdout = '';
+  let stderr = '';
+  const code = await signProxy(args, {
+    env,
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    stop: Promise.resolve(),
+  });
+  printed += stdout + stderr;
+  return { code, stdout, stderr };
+}
+
+/** A request through node:http, to see the answer's raw headers and bytes as they arrive. */
+function rawRequest(
+  url: string,
+  options: { method: string; headers?: Record<string, string>; body?: Buffer | string },
+) {
+  return new Promise<{
+    status: number;
+    statusMessage: string;
+    rawHeaders: string[];
+    body: Buffer;
+  }>((resolve, reject) => {
+    const req = request(url, { method: options.method, headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          statusMessage: res.statusMessage ?? '',
+          rawHeaders: res.rawHeaders,
+          body: Buffer.concat(chunks),
+        }),
+      );
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** The body of the tests: pretty-printed, non-ASCII, as a tool might send it. */
+const prettyBody = Buffer.from(
+  `${JSON.stringify({ ...momoAccountUser(), firstName: 'Adwoa ✓', lastName: 'Mensah-Bonsu' }, null, 2)}\n`,
+);
+
+describe('sign-proxy: each request signed and forwarded', () => {
+  it('signs the exact bytes it receives, replaces any Authorization, and forwards the rest', async () => {
+    const upstream = await startUpstream((_, res) => res.writeHead(201).end('{}'));
+    const proxy = await startProxy(['--target', upstream.url]);
+    expect(proxy.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(proxy.stdout()).toBe(`listening on ${proxy.url}\n`);
+
+    const answer = await fetch(`${proxy.url}/api/v1/external/users?trace=1`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Authorization: 'someone-else:0000',
+        'X-Request-Id': 'r-1',
+      },
+      body: prettyBody,
+    });
+    expect(answer.status).toBe(201);
+
+    const [received] = upstream.received;
+    expect(received?.method).toBe('POST');
+    expect(received?.url).toBe('/api/v1/external/users?trace=1');
+    expect(received?.body.equals(prettyBody)).toBe(true);
+    expect(received?.headers.authorization).toBe(
+      formatAuthorization(CREDENTIALS, await sign(prettyBody, CREDENTIALS.secretKey)),
+    );
+    expect(received?.headers['content-type']).toBe('application/json');
+    expect(received?.headers['x-request-id']).toBe('r-1');
+    expect(received?.headers['content-length']).toBe(String(prettyBody.length));
+    expect(received?.headers.host).toBe(new URL(upstream.url).host);
+    expect(proxy.stderr()).toContain('POST /api/v1/external/users?trace=1 -> 201');
+    await upstream.close();
+  });
+
+  it('adds a path prefix of the target, and reads INSTITUTION_API_URL without --target', async () => {
+    const upstream = await startUpstream((_, res) => res.writeHead(200).end());
+    const proxy = await startProxy([], { ...ENV, INSTITUTION_API_URL: `${upstream.url}/base/` });
+    await fetch(`${proxy.url}/api/v1/external/users/42`, { method: 'PUT', body: '{}' });
+    expect(upstream.received[0]?.url).toBe('/base/api/v1/external/users/42');
+    await upstream.close();
+  });
+
+  it('honours --algorithm and --encoding', async () => {
+    const upstream = await startUpstream((_, res) => res.writeHead(200).end());
+    const proxy = await startProxy([
+      '--target',
+      upstream.url,
+      '--algorithm',
+      'sha512',
+      '--encoding',
+      'base64',
+    ]);
+    await fetch(`${proxy.url}/x`, { method: 'POST', body: prettyBody });
+    const options = { algorithm: 'sha512', encoding: 'base64' } as const;
+    expect(upstream.received[0]?.headers.authorization).toBe(
+      `${CREDENTIALS.publicKey}:${await sign(prettyBody, CREDENTIALS.secretKey, options)}`,
+    );
+    await upstream.close();
+  });
+
+  it('signs a GET over its JSON-stringified query, as the client does', async () => {
+    const upstream = await startUpstream((_, res) => res.writeHead(200).end());
+    const proxy = await startProxy(['--target', upstream.url]);
+    await fetch(`${proxy.url}/things?b=2&a=%C3%A9`);
+    await fetch(`${proxy.url}/things`);
+    const [withQuery, without] = upstream.received;
+    expect(withQuery?.headers.authorization).toBe(
+      `${CREDENTIALS.publicKey}:${await sign('{"b":"2","a":"é"}', CREDENTIALS.secretKey)}`,
+    );
+    expect(without?.headers.authorization).toBe(
+      `${CREDENTIALS.publicKey}:${await sign('{}', CREDENTIALS.secretKey)}`,
+    );
+    await upstream.close();
+  });
+});
+
+describe("sign-proxy: the service's answer comes back unchanged", () => {
+  it('status, reason, headers (repeats and case kept) and body bytes, streamed', async () => {
+    const compressed = gzipSync(Buffer.from('{"type":"urn:x","status":409}'));
+    const upstream = await startUpstream((_, res) => {
+      res.statusMessage = 'Conflict Here';
+      res.setHeader('Content-Type', 'application/problem+json');
+      res.setHeader('Content-Encoding', 'gzip');
+      res.setHeader('RateLimit', '"per-institution";r=3;t=40');
+      res.setHeader('Set-Cookie', ['a=1', 'b=2']);
+      res.writeHead(409);
+      // in two writes, without a length: the proxy streams it (chunked on both sides)
+      res.write(compressed.subarray(0, 10));
+      setTimeout(() => res.end(compressed.subarray(10)), 50);
+    });
+    const proxy = await startProxy(['--target', upstream.url]);
+    const answer = await rawRequest(`${proxy.url}/api/v1/external/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: prettyBody,
+    });
+    expect(answer.status).toBe(409);
+    expect(answer.statusMessage).toBe('Conflict Here');
+    expect(answer.body.equals(compressed)).toBe(true);
+    const pairs = [];
+    for (let i = 0; i < answer.rawHeaders.length; i += 2) {
+      pairs.push([answer.rawHeaders[i], answer.rawHeaders[i + 1]]);
+    }
+    expect(pairs).toEqual(
+      expect.arrayContaining([
+        ['Content-Type', 'application/problem+json'],
+        ['Content-Encoding', 'gzip'],
+        ['RateLimit', '"per-institution";r=3;t=40'],
+        ['Set-Cookie', 'a=1'],
+        ['Set-Cookie', 'b=2'],
+      ]),
+    );
+    await upstream.close();
+  });
+});
+
+describe('sign-proxy: what it cannot forward', () => {
+  it('answers 502 with a problem naming the cause when the service cannot be reached', async () => {
+    const closedPort = await freePort();
+    const target = `http://127.0.0.1:${closedPort}`;
+    const proxy = await startProxy(['--target', target]);
+    const answer = await fetch(`${proxy.url}/api/v1/external/users`, {
+      method: 'POST',
+      body: prettyBody,
+    });
+    expect(answer.status).toBe(502);
+    expect(answer.headers.get('content-type')).toBe('application/problem+json');
+    const text = await answer.text();
+    expect(JSON.parse(text)).toEqual({
+      type: 'urn:institution-api:problem:sign-proxy',
+      title: 'Bad gateway',
+      status: 502,
+      detail: `The sign-proxy could not forward POST /api/v1/external/users to ${target}: connection refused (ECONNREFUSED).`,
+    });
+    expect(text).not.toContain(CREDENTIALS.secretKey);
+    expect(proxy.stderr()).toContain('-> 502 (connection refused (ECONNREFUSED))');
+  });
+
+  it(`answers 413 for a body over ${maxBufferedBodyBytes} bytes, without forwarding it`, async () => {
+    const upstream = await startUpstream((_, res) => res.writeHead(200).end());
+    const proxy = await startProxy(['--target', upstream.url]);
+    const answer = await fetch(`${proxy.url}/x`, {
+      method: 'POST',
+      body: Buffer.alloc(maxBufferedBodyBytes + 1, 'a'),
+    });
+    expect(answer.status).toBe(413);
+    expect(((await answer.json()) as { detail: string }).detail).toContain('at most');
+    expect(upstream.received).toHaveLength(0);
+    await upstream.close();
+  });
+});
+
+describe('sign-proxy: its command line', () => {
+  it('--help prints its usage', async () => {
+    const { code, stdout } = await runToExit(['--help']);
+    expect(code).toBe(EXIT.ok);
+    expect(stdout).toBe(signProxyUsage());
+    expect(stdout).toContain('INSTITUTION_SECRET_KEY');
+  });
+
+  it.each([
+    [[], { INSTITUTION_PUBLIC_KEY: 'pk' }, 'INSTITUTION_SECRET_KEY is not set'],
+    [[], { INSTITUTION_SECRET_KEY: 's' }, 'INSTITUTION_PUBLIC_KEY is not set'],
+    [['--port', '70000'], ENV, '--port must be an integer from 0 to 65535, not "70000"'],
+    [['--port', 'x'], ENV, '--port must be an integer from 0 to 65535, not "x"'],
+    [
+      ['--target', 'ftp://example.com'],
+      ENV,
+      '--target (or INSTITUTION_API_URL) must be an http or https URL, e.g. http://localhost:8080',
+    ],
+    [['--algorithm', 'md5'], ENV, '--algorithm must be one of sha256, sha512'],
+    [['--encoding', 'hex2'], ENV, '--encoding must be one of hex, base64'],
+    [['--verbose'], ENV, "Unknown option '--verbose'"],
+  ])('%j exits 2 with one line saying what is wrong', async (args, env, message) => {
+    const { code, stdout, stderr } = await runToExit(args, env);
+    expect(code).toBe(EXIT.usage);
+    expect(stdout).toBe('');
+    expect(stderr.split('\n')[0]).toContain(`institution-api sign-proxy: ${message}`);
+    expect(stderr).toContain('Run institution-api sign-proxy --help for usage.');
+  });
+
+  it('says so when its port is taken', async () => {
+    const first = await startProxy([]);
+    const port = new URL(first.url).port;
+    const { code, stderr } = await runToExit(['--port', port]);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toBe(
+      `institution-api sign-proxy: cannot listen on 127.0.0.1:${port}: the port is in use (EADDRINUSE)\n`,
+    );
+  });
+
+  it('listens on --port when given', async () => {
+    const port = await freePort();
+    const proxy = await startProxy(['--port', String(port)]);
+    expect(proxy.url).toBe(`http://127.0.0.1:${port}`);
+  });
+
+  it('warns when --host is not a loopback address, and not otherwise', async () => {
+    const loopback = await startProxy(['--host', 'localhost']);
+    expect(loopback.stderr()).not.toContain('warning');
+    const everywhere = await startProxy(['--host', '0.0.0.0']);
+    expect(everywhere.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
+    expect(everywhere.stderr()).toContain(
+      'institution-api sign-proxy: warning: listening on 0.0.0.0, not on a loopback address: anyone who can reach it can send requests signed with your keys.',
+    );
+  });
+
+  it('is dispatched by the institution-api command', async () => {
+    const { main } = await import('../../src/cli/main.js');
+    let stdout = '';
+    const code = await main(['sign-proxy', '--help'], {
+      env: ENV,
+      stdout: (text) => {
+        stdout += text;
+      },
+      stderr: () => {},
+    });
+    expect(code).toBe(EXIT.ok);
+    expect(stdout).toBe(signProxyUsage());
+  });
+});
+
+const launcher = fileURLToPath(new URL('../../bin/institution-api.js', import.meta.url));
+
+/** The built executable, `sign-proxy <args>`, in a process of its own. */
+async function spawnProxy(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [launcher, 'sign-proxy', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    output += text;
+  });
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    output += text;
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const poll = setInterval(() => {
+      const match = /^listening on (http:\/\/\S+)$/m.exec(output);
+      if (match?.[1]) {
+        clearInterval(poll);
+        resolve(match[1]);
+      }
+    }, 20);
+    child.once('exit', (code) => {
+      clearInterval(poll);
+      reject(new Error(`sign-proxy exited ${code}: ${output}`));
+    });
+  });
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  return { url, child, exited, output: () => output };
+}
+
+describe('sign-proxy as an executable', () => {
+  it('SIGTERM stops it after the requests in flight are answered', async () => {
+    let answerNow = () => {};
+    const upstream = await startUpstream((_, res) => {
+      answerNow = () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":1}');
+    });
+    const proxy = await spawnProxy([], { ...ENV, INSTITUTION_API_URL: upstream.url });
+    expect(proxy.output()).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\n/);
+
+    const inFlight = fetch(`${proxy.url}/api/v1/external/users`, {
+      method: 'POST',
+      body: prettyBody,
+    });
+    while (upstream.received.length === 0) await new Promise((r) => setTimeout(r, 20));
+    proxy.child.kill('SIGTERM');
+    // It still answers the request it holds, then exits 0 on its own.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(proxy.child.exitCode).toBeNull();
+    answerNow();
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toBe('{"ok":1}');
+    expect(await proxy.exited).toEqual([0, null]);
+    // and no longer listens
+    await expect(fetch(`${proxy.url}/x`)).rejects.toThrow();
+    expect(proxy.output()).not.toContain(CREDENTIALS.secretKey);
+    await upstream.close();
+  }, 30_000);
+});
+
+describe('curl, without openssl, through sign-proxy to the reference server', () => {
+  let server: RunningServer;
+  let dir: string;
+  beforeAll(async () => {
+    server = await startReferenceServer({
+      credentials: [{ institution: 'Sign-proxy tests', ...CREDENTIALS }],
+    });
+    dir = await mkdtemp(join(tmpdir(), 'sign-proxy-'));
+  }, 40_000);
+  afterAll(async () => {
+    await server?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('creates a user (201), then finds it again (200)', async () => {
+    const proxy = await spawnProxy([], { ...ENV, INSTITUTION_API_URL: server.url });
+    const file = join(dir, 'user.json');
+    await writeFile(file, prettyBody);
+    const curl = () =>
+      promisify(execFile)(
+        'curl',
+        [
+          '-sS',
+          '-o',
+          '/dev/null',
+          '-w',
+          '%{http_code}',
+          '--data-binary',
+          `@${file}`,
+          '-H',
+          'Content-Type: application/json',
+          `${proxy.url}/api/v1/external/users`,
+        ],
+        { env: { PATH: process.env.PATH ?? '' } },
+      );
+    expect((await curl()).stdout).toBe('201');
+    expect((await curl()).stdout).toBe('200');
+    proxy.child.kill('SIGTERM');
+    expect(await proxy.exited).toEqual([0, null]);
+  }, 30_000);
+});
