@@ -168,7 +168,8 @@ suite('deploy/Dockerfile, performed on a fresh copy of the repository', () => {
     await postgres?.stop();
     if (scratch) await rm(scratch, { recursive: true, force: true });
     console.log(`deploy test: ${JSON.stringify(timings)}`);
-  });
+    // two trees with node_modules to remove, beside the other workspaces' tests
+  }, 120_000);
 
   test('the image is Node 24 slim, runs node itself as a non-root user, with the start flags', () => {
     const { args, stages } = parseDockerfile(dockerfile);
