@@ -31,6 +31,7 @@ import {
   type IssuedCredential,
   type RevokedCredential,
   type Storage,
+  type StoredUser,
   type UserDetails,
 } from './types.js';
 import { guardStorage, type StorageHealthObserver } from './unavailable.js';
@@ -39,6 +40,7 @@ import {
   prefixedAccountColumns,
   toStoredUser,
   type UserRow,
+  userColumnRecord,
   userColumnValues,
   userWritableColumns,
 } from './user-rows.js';
@@ -123,10 +125,12 @@ const createFields = {
  * Users are inserted in card-number order, so that batches on different servers take the card
  * numbers' locks in one order; a create is matched to its user by the id it brought.
  *
- * It returns what only the database knows of each new user, the creation times: the rest is what
- * the create sent, stored as sent (the columns' types give back what they took: dates are checked
- * calendar days, text is text, numbers are doubles), so reading it back would be work for
- * PostgreSQL and for this process, on every create, to learn nothing.
+ * It returns only which creates it inserted, and when: the rest of a new user is what the create
+ * sent, stored as sent (the columns' types give back what they took: dates are checked calendar
+ * days, text is text, numbers are doubles), so reading it back would be work for PostgreSQL and for
+ * this process, on every create, to learn nothing. The creation time is `now()`, the statement's
+ * transaction's start, which the `created_at` of both users and accounts default to: read once
+ * per row here rather than returned by each insert and joined back.
  */
 const createSql = `
   WITH input AS (
@@ -137,26 +141,23 @@ const createSql = `
     INSERT INTO users (id, ${userWritableColumns.join(', ')})
     SELECT id, ${userWritableColumns.join(', ')} FROM input ORDER BY ghana_card_number
     ON CONFLICT DO NOTHING
-    RETURNING id, created_at
+    RETURNING id
   ), created AS (
-    SELECT input.*, u.created_at FROM u JOIN input USING (id)
+    SELECT input.* FROM u JOIN input USING (id)
   ), a AS (
     INSERT INTO accounts (id, user_id, type, number, network, bank_name, name)
     SELECT account_id, id, account_type, account_number, account_network, account_bank_name,
       account_name
     FROM created WHERE account_type IS NOT NULL
-    RETURNING user_id, created_at
   ), membership AS (
     INSERT INTO memberships (institution_id, user_id) SELECT institution_id, id FROM created
   )
-  SELECT created.i, created.created_at, a.created_at AS account_created_at
-  FROM created LEFT JOIN a ON a.user_id = created.id`;
+  SELECT i, now() AS created_at FROM created`;
 
 /** What {@link createSql} returns of each user it inserted. */
 interface InsertedRow {
   i: number;
   created_at: Date;
-  account_created_at: Date | null;
 }
 
 /** One create, as {@link createSql} takes it. */
@@ -257,14 +258,15 @@ export function createPostgresStorage(
   const query = async <Row extends object>(name: string, text: string, values: unknown[]) =>
     (await pool.query<Row>({ name, text, values })).rows;
 
-  /** createSql for these creates: the row of each, undefined for those it skipped. */
+  /** createSql for these creates: the stored user of each, undefined for those it skipped. */
   const insertUsers = async (creates: NewUser[]) => {
     const rows = creates.map(createRow);
     const inserted = await query<InsertedRow>('create-users', createSql, [JSON.stringify(rows)]);
-    const users: (UserRow | undefined)[] = new Array(creates.length).fill(undefined);
-    for (const { i, created_at, account_created_at } of inserted) {
-      // documents: the column's default, which createSql leaves it at.
-      users[i] = { ...rows[i], documents: [], created_at, account_created_at } as UserRow;
+    const users: (StoredUser | undefined)[] = new Array(creates.length).fill(undefined);
+    for (const { i, created_at } of inserted) {
+      const row = rows[i];
+      const create = creates[i];
+      if (row && create) users[i] = storedUserOf(create.details, row, created_at);
     }
     return users;
   };
@@ -274,7 +276,7 @@ export function createPostgresStorage(
    * statement: fewer round trips and one transaction where there were many (README, "PostgreSQL").
    */
   const insertUser = batcher(
-    async (creates: NewUser[]): Promise<PromiseSettledResult<UserRow | undefined>[]> => {
+    async (creates: NewUser[]): Promise<PromiseSettledResult<StoredUser | undefined>[]> => {
       try {
         return (await insertUsers(creates)).map((value) => ({ status: 'fulfilled', value }));
       } catch (error) {
@@ -298,7 +300,7 @@ export function createPostgresStorage(
     async createOrAddUser(institutionId, details) {
       for (let attempt = 1; attempt <= createAttempts; attempt++) {
         const created = await insertUser({ institutionId, details });
-        if (created) return { created: true, user: toStoredUser(created, postgresCodec) };
+        if (created) return { created: true, user: created };
         const [row] = await query<ExistingRow>('recognize-user', recognizeSql, [
           institutionId,
           details.ghanaCardNumber,
@@ -563,23 +565,44 @@ async function recordEvents(
   return events.map((event) => ({ ...event, at }));
 }
 
-/** One create as an element of createSql's JSON array: the columns of its user and account. */
+/**
+ * One create as an element of createSql's JSON array (its {@link createFields}): the columns of
+ * its user and account and their new ids, in one object literal, so every row has one shape.
+ */
 function createRow({ institutionId, details }: NewUser, i: number) {
-  const row: Record<string, unknown> = { i, id: newId(), institution_id: institutionId };
-  const values = userColumnValues(details, postgresCodec);
-  userWritableColumns.forEach((column, index) => {
-    row[column] = values[index];
-  });
-  const account = details.account;
-  if (account) {
-    row.account_id = newId();
-    row.account_type = account.type;
-    row.account_number = account.number;
-    row.account_network = account.network;
-    row.account_bank_name = account.bankName;
-    row.account_name = account.name;
-  }
-  return row;
+  const { account } = details;
+  return {
+    i,
+    id: newId(),
+    institution_id: institutionId,
+    ...userColumnRecord(details, postgresCodec),
+    account_id: account ? newId() : null,
+    account_type: account?.type ?? null,
+    account_number: account?.number ?? null,
+    account_network: account?.network ?? null,
+    account_bank_name: account?.bankName ?? null,
+    account_name: account?.name ?? null,
+  };
+}
+
+/**
+ * A user createSql inserted: what the create sent, with the ids it brought, the documents at the
+ * column's default (none) and the creation time of the user and its account (createSql).
+ */
+function storedUserOf(
+  details: UserDetails,
+  { id, account_id }: ReturnType<typeof createRow>,
+  createdAt: Date,
+): StoredUser {
+  const { account, kyc } = details;
+  return {
+    ...details,
+    id,
+    kyc: { ...kyc },
+    documents: [],
+    createdAt,
+    account: account && account_id ? { ...account, id: account_id, createdAt } : null,
+  };
 }
 
 /** A row of recognizeSql: the user with this card number, if any. */

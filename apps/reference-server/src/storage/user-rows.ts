@@ -42,30 +42,44 @@ export const userWritableColumns = [
   'kyc_ref_number',
 ] as const;
 
-/** The values of {@link userWritableColumns} for these details, as query parameters. */
+/**
+ * The {@link userWritableColumns} of these details, by column name: one object of one shape for
+ * every user (a literal, so the engine lays it out once), as PostgreSQL's batched create takes it
+ * in JSON.
+ */
+export function userColumnRecord<StoredBoolean>(
+  details: UserDetails,
+  codec: ColumnCodec<StoredBoolean>,
+): Record<(typeof userWritableColumns)[number], string | number | null | StoredBoolean> {
+  const { kyc } = details;
+  return {
+    email: details.email,
+    first_name: details.firstName,
+    last_name: details.lastName,
+    other_name: details.otherName,
+    gender: details.gender,
+    date_of_birth: details.dateOfBirth,
+    mobile_number: details.mobileNumber,
+    ghana_card_number: details.ghanaCardNumber,
+    monthly_income: details.monthlyIncome,
+    is_ghana_card_verified: codec.toBoolean(details.isGhanaCardVerified),
+    image: details.image,
+    ghana_card_image: details.ghanaCardImage,
+    kyc_occupation: kyc.occupation,
+    kyc_address: kyc.address,
+    kyc_valid_from: kyc.validFrom,
+    kyc_valid_to: kyc.validTo,
+    kyc_ref_number: kyc.refNumber,
+  };
+}
+
+/** The values of {@link userWritableColumns} for these details, in that order, as query parameters. */
 export function userColumnValues<StoredBoolean>(
   details: UserDetails,
   codec: ColumnCodec<StoredBoolean>,
 ): (string | number | null | StoredBoolean)[] {
-  return [
-    details.email,
-    details.firstName,
-    details.lastName,
-    details.otherName,
-    details.gender,
-    details.dateOfBirth,
-    details.mobileNumber,
-    details.ghanaCardNumber,
-    details.monthlyIncome,
-    codec.toBoolean(details.isGhanaCardVerified),
-    details.image,
-    details.ghanaCardImage,
-    details.kyc.occupation,
-    details.kyc.address,
-    details.kyc.validFrom,
-    details.kyc.validTo,
-    details.kyc.refNumber,
-  ];
+  const record = userColumnRecord(details, codec);
+  return userWritableColumns.map((column) => record[column]);
 }
 
 /** The columns of `users` a read gives, dates as 'YYYY-MM-DD' text. */
