@@ -95,7 +95,6 @@ export function createApp(deps: AppDependencies): Express {
     .route('/docs')
     .get(compressed, docsPage(deps.docsPage ?? defaultDocsPage()))
     .all(methodNotAllowed(['GET', 'HEAD']));
-  app.use(unauthenticated);
 
   const authenticatedOperation = [
     readRawBody(),
@@ -117,16 +116,21 @@ export function createApp(deps: AppDependencies): Express {
     }),
   ];
   const users = userHandlers(deps.storage);
+  // The operation's name is for the metrics alone: without them, no route layer of its own.
+  const named = (operationId: 'createUser' | 'updateUser') =>
+    deps.metrics ? [operation(operationId)] : [];
   const api = express.Router({ caseSensitive: true, strict: true });
   api
     .route('/api/v1/external/users')
-    .post(operation('createUser'), ...authenticatedOperation, users.createUser)
+    .post(...named('createUser'), ...authenticatedOperation, users.createUser)
     .all(methodNotAllowed(['POST']));
   api
     .route('/api/v1/external/users/:id')
-    .put(operation('updateUser'), ...authenticatedOperation, users.updateUser)
+    .put(...named('updateUser'), ...authenticatedOperation, users.updateUser)
     .all(methodNotAllowed(['PUT']));
+  // The API's routes first: they are what nearly every request is for.
   app.use(api);
+  app.use(unauthenticated);
 
   app.use(notFound());
   app.use(errorHandler(deps.outageLog));
