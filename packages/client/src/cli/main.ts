@@ -7,13 +7,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { SignatureAlgorithm, SignatureEncoding } from '@institution-api/signing';
 import type { UserInput } from '@institution-api/types';
 import type { UsersClientError } from '../errors.js';
 import type { FetchLike } from '../resilient-fetch.js';
 import { createAuthorize } from '../signing-middleware.js';
 import type { User } from '../user.js';
 import { createUsersClient, type UsersClientResult } from '../users-client.js';
+import { requiredEnv, signatureFlags, UsageError } from './command-line.js';
 import { runImport } from './import/run-import.js';
 import { ownsProcess, runImportInWorker } from './import/worker.js';
 import { parseJsonFile } from './json-file.js';
@@ -61,16 +61,6 @@ In a project that installed the client, or in the toolkit's repository, run it t
 npx institution-api --help.
 `;
 
-/** A wrong command line; `showUsage` prints the whole usage after the message. */
-class UsageError extends Error {
-  constructor(
-    message: string,
-    readonly showUsage = false,
-  ) {
-    super(message);
-  }
-}
-
 /** Runs one command line and resolves to its exit code; it never rejects. */
 export async function main(args: string[], io: CliIo): Promise<number> {
   try {
@@ -99,10 +89,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     io.stdout(USAGE);
     return EXIT.ok;
   }
-  const signature = {
-    algorithm: oneOf<SignatureAlgorithm>('--algorithm', values.algorithm, ['sha256', 'sha512']),
-    encoding: oneOf<SignatureEncoding>('--encoding', values.encoding, ['hex', 'base64']),
-  };
+  const signature = signatureFlags(values);
   const [command, ...operands] = positionals;
   const expected = { sign: 1, create: 1, update: 2 }[command ?? ''];
   if (expected === undefined) {
@@ -242,20 +229,6 @@ function parse(args: string[]) {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-}
-
-function oneOf<T extends string>(flag: string, value: string | undefined, allowed: T[]) {
-  if (value === undefined) return undefined;
-  if (!(allowed as string[]).includes(value)) {
-    throw new UsageError(`${flag} must be one of ${allowed.join(', ')}`);
-  }
-  return value as T;
-}
-
-function requiredEnv(env: CliIo['env'], name: string): string {
-  const value = env[name];
-  if (!value) throw new UsageError(`${name} is not set`);
-  return value;
 }
 
 async function read(path: string): Promise<Uint8Array> {
