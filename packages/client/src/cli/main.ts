@@ -18,6 +18,7 @@ import { runImport } from './import/run-import.js';
 import { ownsProcess, runImportInWorker } from './import/worker.js';
 import { parseJsonFile } from './json-file.js';
 import { signProxy } from './sign-proxy.js';
+import { describeSystemError } from './system-errors.js';
 
 /** Exit codes: success, an HTTP error answer, and everything else (usage, files, network). */
 export const EXIT = Object.freeze({ ok: 0, http: 1, usage: 2 });
@@ -181,17 +182,6 @@ function incomeNote(created: boolean, sentIncome: unknown): string {
   return `Note: "monthlyIncome" is null below because the create answer does not carry it (the update answer does); ${stored}.\n`;
 }
 
-/** What a failed system call code means, in words. */
-const SYSTEM_ERRORS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host name lookup failed',
-  ETIMEDOUT: 'connection timed out',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-};
-
 /** A network failure or timeout, naming the URL, the cause and what to try. */
 export function failureMessage(error: UsersClientError, { target, baseUrl }: Sent): string {
   const local = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/|$)/i.test(baseUrl);
@@ -200,8 +190,7 @@ export function failureMessage(error: UsersClientError, { target, baseUrl }: Sen
     : 'Check INSTITUTION_API_URL and your network.';
   if (error.kind === 'network') {
     const code = systemCode(error.cause);
-    const why =
-      code === undefined ? error.message : `${SYSTEM_ERRORS[code] ?? 'request failed'} (${code})`;
+    const why = code === undefined ? error.message : describeSystemError(code);
     return `cannot reach ${target}: ${why}.\n${hint}`;
   }
   if (error.kind === 'timeout')
