@@ -55,6 +55,11 @@ describe('the Assumptions section', () => {
     ['other algorithms', '`sha512`'],
     ['replay', 'replayed'],
     ['credentials', 'INSTITUTION_CREDENTIALS'],
+    ['secrets at rest', 'CREDENTIALS_ENCRYPTION_KEY'],
+    ['several processes', 'any number of processes on one PostgreSQL'],
+    ['metrics', 'METRICS_PORT'],
+    ['deployment', "image's steps on a fresh copy"],
+    ['bulk import', '`institution-api import`'],
   ])('records the decision on %s', (_, text) => {
     expect(assumptions).toContain(text);
   });

@@ -6,13 +6,14 @@
  * the evidence. Then once against a server whose update answers in the create's shape: Respect,
  * with this spec, fails that step.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startListeningProcess } from '@institution-api/test-support/listening-process';
 import {
   type Credential,
   type RunningServer,
@@ -98,44 +99,20 @@ interface SignProxy {
 
 /** `institution-api sign-proxy` with `credential`'s keys, forwarding to `target`. */
 async function startSignProxy(credential: Credential, target: string): Promise<SignProxy> {
-  const child = spawn(process.execPath, [cli, 'sign-proxy'], {
-    env: {
-      ...process.env,
-      INSTITUTION_PUBLIC_KEY: credential.publicKey,
-      INSTITUTION_SECRET_KEY: credential.secretKey,
-      INSTITUTION_API_URL: target,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const collect = (text: string) => {
-    output += text;
-  };
-  child.stdout.setEncoding('utf8').on('data', collect);
-  child.stderr.setEncoding('utf8').on('data', collect);
-  const exited = once(child, 'exit');
-  const url = await new Promise<string>((resolve, reject) => {
-    const poll = setInterval(() => {
-      const match = /^listening on (http:\/\/\S+)$/m.exec(output);
-      if (match?.[1]) {
-        clearInterval(poll);
-        resolve(match[1]);
-      }
-    }, 20);
-    void exited.then(() => {
-      clearInterval(poll);
-      reject(new Error(`sign-proxy exited: ${output}`));
-    });
+  const proxy = await startListeningProcess([cli, 'sign-proxy'], {
+    ...process.env,
+    INSTITUTION_PUBLIC_KEY: credential.publicKey,
+    INSTITUTION_SECRET_KEY: credential.secretKey,
+    INSTITUTION_API_URL: target,
   });
   return {
-    url,
-    requests: () => output.split('\n').filter((line) => / -> /.test(line)),
-    stop: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
-    },
+    url: proxy.url,
+    requests: () =>
+      proxy
+        .output()
+        .split('\n')
+        .filter((line) => / -> /.test(line)),
+    stop: proxy.stop,
   };
 }
 

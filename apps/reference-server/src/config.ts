@@ -193,21 +193,22 @@ export function loadEncryptionKeys(
   return keys;
 }
 
-function parsePort(value: string | undefined): number {
-  if (value === undefined) return 8080;
+/** A TCP port, 0–65535, from the variable `name`. */
+function portIn(name: string, value: string): number {
   const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
   if (!(port >= 0 && port <= 65535)) {
-    throw new Error(`PORT must be an integer from 0 to 65535, not "${value}".`);
+    throw new Error(`${name} must be an integer from 0 to 65535, not "${value}".`);
   }
   return port;
 }
 
+function parsePort(value: string | undefined): number {
+  return value === undefined ? 8080 : portIn('PORT', value);
+}
+
 function parseMetricsPort(value: string | undefined, apiPort: string | undefined) {
   if (value === undefined) return undefined;
-  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(port >= 0 && port <= 65535)) {
-    throw new Error(`METRICS_PORT must be an integer from 0 to 65535, not "${value}".`);
-  }
+  const port = portIn('METRICS_PORT', value);
   if (port !== 0 && port === Number(apiPort ?? 8080)) {
     throw new Error(
       `METRICS_PORT must differ from PORT (both ${port}): the metrics have a listener of their own.`,

@@ -52,7 +52,7 @@ export function fieldName(pointer: string): string {
 }
 
 /** `a, b or c` */
-export function oneOfList(values: readonly unknown[]): string {
+function oneOfList(values: readonly unknown[]): string {
   const words = values.map((value) => (value === null ? 'null' : String(value)));
   return words.length < 2
     ? (words[0] ?? '')
@@ -65,7 +65,7 @@ export function oneOfList(values: readonly unknown[]): string {
  * ("firstName must be at most 100 characters"). `part` is `body`, `params`, `query`...; `schemaName`
  * names the object in "x is not a field of UserInput".
  */
-export function fieldError(error: ErrorObject, part: string, schemaName: string): FieldError {
+function fieldError(error: ErrorObject, part: string, schemaName: string): FieldError {
   const at = error.instancePath;
   const params = error.params as Record<string, unknown>;
   const named = (pointer: string, rule: string) => ({

@@ -5,7 +5,7 @@ import { specFormats } from './formats.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import { numberFormats } from './spec-formats.js';
 
-export { fieldError, fieldErrors, fieldName, oneOfList, unique } from './field-errors.js';
+export { fieldErrors, fieldName } from './field-errors.js';
 export { isCalendarDate, specFormats } from './formats.js';
 export { specAjvFormats } from './spec-formats.js';
 export { createUserInputErrors } from './user-input-errors.js';

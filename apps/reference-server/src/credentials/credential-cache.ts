@@ -1,10 +1,7 @@
 import type { FoundCredential, Storage } from '../storage/types.js';
 
-/** What authentication needs to know of a public key: its institution, secret and state. */
-export type StoredCredential = FoundCredential;
-
 /** Looks a public key up; null when no institution has it. */
-export type CredentialLookup = (publicKey: string) => Promise<StoredCredential | null>;
+export type CredentialLookup = (publicKey: string) => Promise<FoundCredential | null>;
 
 /**
  * How long a looked-up key pair (or the absence of one) is trusted without asking the database
@@ -29,7 +26,7 @@ export function cachedCredentials(
 ): CredentialLookup {
   const ttlMs = options.ttlMs ?? credentialTtlMs;
   const now = options.now ?? Date.now;
-  const entries = new Map<string, { until: number; found: Promise<StoredCredential | null> }>();
+  const entries = new Map<string, { until: number; found: Promise<FoundCredential | null> }>();
   return (publicKey) => {
     const cached = entries.get(publicKey);
     if (cached && cached.until > now()) return cached.found;

@@ -43,8 +43,9 @@ export class EncryptionKeyError extends Error {
   }
 }
 
-/** The variables the keys come from. */
+/** The variable the current key comes from: it seals new secrets and opens the rows it sealed. */
 export const encryptionKeyVariable = 'CREDENTIALS_ENCRYPTION_KEY';
+/** The variable the key before it comes from, during a key change (`credentials reencrypt`). */
 export const previousEncryptionKeyVariable = 'CREDENTIALS_ENCRYPTION_KEY_PREVIOUS';
 
 /** How an operator makes a key: the same words wherever one is asked for. */

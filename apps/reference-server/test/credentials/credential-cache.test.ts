@@ -1,13 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import {
-  cachedCredentials,
-  credentialTtlMs,
-  type StoredCredential,
-} from '../../src/credentials/credential-cache.js';
+import { cachedCredentials, credentialTtlMs } from '../../src/credentials/credential-cache.js';
+import type { FoundCredential } from '../../src/storage/types.js';
 
 /** A storage whose key pairs the test changes, counting the queries it answers. */
 function fakeStorage() {
-  const pairs = new Map<string, StoredCredential>();
+  const pairs = new Map<string, FoundCredential>();
   const storage = {
     queries: 0,
     pairs,
@@ -19,7 +16,7 @@ function fakeStorage() {
   return storage;
 }
 
-const alpha: StoredCredential = {
+const alpha: FoundCredential = {
   institutionId: 'i-alpha',
   institution: 'Alpha',
   secretKey: 'sk_alpha_1',

@@ -32,8 +32,11 @@ afterAll(async () => {
 
 describe('RATE_LIMIT_PER_MINUTE (DECISIONS.md "rate limit")', () => {
   test('off by default: never 429, and no RateLimit fields', async () => {
+    // Signed updates of a user nobody has (404, nothing written): requests a limit would count,
+    // unlike an unsigned or refused one.
     for (let i = 0; i < 30; i += 1) {
-      const answer = await server.send('GET', '/api/v1/external/users/nope');
+      const answer = await server.send('PUT', unknownUser, { body: newUser() });
+      expect(answer.status).toBe(404);
       expect(answer.status).not.toBe(429);
       expect(answer.headers.get('ratelimit')).toBeNull();
       expect(answer.headers.get('ratelimit-policy')).toBeNull();

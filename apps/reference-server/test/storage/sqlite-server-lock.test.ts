@@ -16,8 +16,8 @@ import { DatabaseInUseError } from '../../src/storage/sqlite-server-lock.js';
 import { type BuiltServer, mainJs, startBuiltServer } from '../crash/built-server.js';
 
 const execFile = promisify(execFileCallback);
-const issueCredentialsJs = fileURLToPath(
-  new URL('../../dist/credentials/issue-credentials.js', import.meta.url),
+const credentialsCommandJs = fileURLToPath(
+  new URL('../../dist/credentials/credentials-command.js', import.meta.url),
 );
 
 let dir: string;
@@ -76,11 +76,11 @@ describe('one server process per embedded database', () => {
         ]);
       }
 
-      // The command issuing credentials opens the database beside the running server (its
-      // writes take turns with the server's), and the server accepts the pair it issued.
+      // `credentials issue` opens the database beside the running server (its writes take turns
+      // with the server's), and the server accepts the pair it issued.
       const issued = await execFile(
         process.execPath,
-        [issueCredentialsJs, '--institution', 'Lock Test Bank'],
+        [credentialsCommandJs, 'issue', '--institution', 'Lock Test Bank'],
         { env: { PATH: process.env.PATH ?? '', DATABASE_URL: dir } },
       );
       const credential = JSON.parse(issued.stdout) as { publicKey: string; secretKey: string };

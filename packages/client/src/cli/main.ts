@@ -7,17 +7,18 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { SignatureAlgorithm, SignatureEncoding } from '@institution-api/signing';
 import type { UserInput } from '@institution-api/types';
 import type { UsersClientError } from '../errors.js';
 import type { FetchLike } from '../resilient-fetch.js';
 import { createAuthorize } from '../signing-middleware.js';
 import type { User } from '../user.js';
 import { createUsersClient, type UsersClientResult } from '../users-client.js';
+import { requiredEnv, signatureFlags, UsageError } from './command-line.js';
 import { runImport } from './import/run-import.js';
 import { ownsProcess, runImportInWorker } from './import/worker.js';
 import { parseJsonFile } from './json-file.js';
 import { signProxy } from './sign-proxy.js';
+import { describeSystemError } from './system-errors.js';
 
 /** Exit codes: success, an HTTP error answer, and everything else (usage, files, network). */
 export const EXIT = Object.freeze({ ok: 0, http: 1, usage: 2 });
@@ -61,16 +62,6 @@ In a project that installed the client, or in the toolkit's repository, run it t
 npx institution-api --help.
 `;
 
-/** A wrong command line; `showUsage` prints the whole usage after the message. */
-class UsageError extends Error {
-  constructor(
-    message: string,
-    readonly showUsage = false,
-  ) {
-    super(message);
-  }
-}
-
 /** Runs one command line and resolves to its exit code; it never rejects. */
 export async function main(args: string[], io: CliIo): Promise<number> {
   try {
@@ -99,10 +90,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     io.stdout(USAGE);
     return EXIT.ok;
   }
-  const signature = {
-    algorithm: oneOf<SignatureAlgorithm>('--algorithm', values.algorithm, ['sha256', 'sha512']),
-    encoding: oneOf<SignatureEncoding>('--encoding', values.encoding, ['hex', 'base64']),
-  };
+  const signature = signatureFlags(values);
   const [command, ...operands] = positionals;
   const expected = { sign: 1, create: 1, update: 2 }[command ?? ''];
   if (expected === undefined) {
@@ -194,17 +182,6 @@ function incomeNote(created: boolean, sentIncome: unknown): string {
   return `Note: "monthlyIncome" is null below because the create answer does not carry it (the update answer does); ${stored}.\n`;
 }
 
-/** What a failed system call code means, in words. */
-const SYSTEM_ERRORS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host name lookup failed',
-  ETIMEDOUT: 'connection timed out',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-};
-
 /** A network failure or timeout, naming the URL, the cause and what to try. */
 export function failureMessage(error: UsersClientError, { target, baseUrl }: Sent): string {
   const local = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/|$)/i.test(baseUrl);
@@ -213,8 +190,7 @@ export function failureMessage(error: UsersClientError, { target, baseUrl }: Sen
     : 'Check INSTITUTION_API_URL and your network.';
   if (error.kind === 'network') {
     const code = systemCode(error.cause);
-    const why =
-      code === undefined ? error.message : `${SYSTEM_ERRORS[code] ?? 'request failed'} (${code})`;
+    const why = code === undefined ? error.message : describeSystemError(code);
     return `cannot reach ${target}: ${why}.\n${hint}`;
   }
   if (error.kind === 'timeout')
@@ -242,20 +218,6 @@ function parse(args: string[]) {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-}
-
-function oneOf<T extends string>(flag: string, value: string | undefined, allowed: T[]) {
-  if (value === undefined) return undefined;
-  if (!(allowed as string[]).includes(value)) {
-    throw new UsageError(`${flag} must be one of ${allowed.join(', ')}`);
-  }
-  return value as T;
-}
-
-function requiredEnv(env: CliIo['env'], name: string): string {
-  const value = env[name];
-  if (!value) throw new UsageError(`${name} is not set`);
-  return value;
 }
 
 async function read(path: string): Promise<Uint8Array> {

@@ -9,8 +9,8 @@
  */
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
-import type { SignatureAlgorithm, SignatureEncoding } from '@institution-api/signing';
 import { createAuthorize } from '../signing-middleware.js';
+import { requiredEnv, signatureFlags, UsageError } from './command-line.js';
 import { type CliIo, DEFAULT_API_URL, EXIT } from './main.js';
 import { startSigningProxy } from './signing-proxy.js';
 
@@ -52,9 +52,6 @@ Environment:
 `;
 }
 
-/** A wrong command line or environment, said in one line. */
-class SignProxyUsageError extends Error {}
-
 /**
  * Runs `institution-api sign-proxy <args>` (the arguments after the command's name) and
  * resolves to its exit code once the proxy has stopped: 0, or 2 for a usage error or an address
@@ -67,9 +64,7 @@ export async function signProxy(args: string[], io: SignProxyIo): Promise<number
     // Messages name the bad setting, never its value, so the secret cannot leak through them.
     const message = error instanceof Error ? error.message : String(error);
     const hint =
-      error instanceof SignProxyUsageError
-        ? 'Run institution-api sign-proxy --help for usage.\n'
-        : '';
+      error instanceof UsageError ? 'Run institution-api sign-proxy --help for usage.\n' : '';
     io.stderr(`institution-api sign-proxy: ${message}\n${hint}`);
     return EXIT.usage;
   }
@@ -81,10 +76,7 @@ async function run(args: string[], io: SignProxyIo): Promise<number> {
     io.stdout(signProxyUsage());
     return EXIT.ok;
   }
-  const signature = {
-    algorithm: oneOf<SignatureAlgorithm>('--algorithm', values.algorithm, ['sha256', 'sha512']),
-    encoding: oneOf<SignatureEncoding>('--encoding', values.encoding, ['hex', 'base64']),
-  };
+  const signature = signatureFlags(values);
   const port = portOf(values.port);
   const host = values.host ?? '127.0.0.1';
   const target = targetOf(values.target ?? (io.env.INSTITUTION_API_URL || DEFAULT_API_URL));
@@ -146,7 +138,7 @@ function parse(args: string[]) {
       },
     }).values;
   } catch (error) {
-    throw new SignProxyUsageError((error as Error).message);
+    throw new UsageError((error as Error).message);
   }
 }
 
@@ -154,7 +146,7 @@ function portOf(value: string | undefined): number {
   if (value === undefined) return 0;
   const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
   if (!(port >= 0 && port <= 65535)) {
-    throw new SignProxyUsageError(`--port must be an integer from 0 to 65535, not "${value}"`);
+    throw new UsageError(`--port must be an integer from 0 to 65535, not "${value}"`);
   }
   return port;
 }
@@ -163,7 +155,7 @@ function portOf(value: string | undefined): number {
 function targetOf(value: string): URL {
   const url = URL.canParse(value) ? new URL(value) : undefined;
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
-    throw new SignProxyUsageError(
+    throw new UsageError(
       '--target (or INSTITUTION_API_URL) must be an http or https URL, e.g. http://localhost:8080',
     );
   }
@@ -174,18 +166,4 @@ function isLoopback(host: string): boolean {
   if (host === 'localhost') return true;
   if (isIP(host) === 4) return host.startsWith('127.');
   return host === '::1';
-}
-
-function oneOf<T extends string>(flag: string, value: string | undefined, allowed: T[]) {
-  if (value === undefined) return undefined;
-  if (!(allowed as string[]).includes(value)) {
-    throw new SignProxyUsageError(`${flag} must be one of ${allowed.join(', ')}`);
-  }
-  return value as T;
-}
-
-function requiredEnv(env: CliIo['env'], name: string): string {
-  const value = env[name];
-  if (!value) throw new SignProxyUsageError(`${name} is not set`);
-  return value;
 }

@@ -24,6 +24,7 @@ import {
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Authorize } from '../signing-middleware.js';
+import { describeSystemError } from './system-errors.js';
 
 /** The most body bytes the proxy holds to sign; the service itself accepts 64 KiB. */
 export const maxBufferedBodyBytes = 1024 * 1024;
@@ -228,24 +229,10 @@ function sendProblem(outgoing: ServerResponse, status: number, title: string, de
   outgoing.end(body);
 }
 
-/** What a failed system call code means, in words; the code follows in parentheses. */
-const systemErrors: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host name lookup failed',
-  ETIMEDOUT: 'connection timed out',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate cannot be verified',
-};
-
 /** An error's cause in words, without anything the request carried. */
 function describe(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string') return `${systemErrors[code] ?? 'request failed'} (${code})`;
+  if (typeof code === 'string') return describeSystemError(code);
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -4,7 +4,7 @@
  * that records the raw bytes it receives; the last tests run the built executable, stop it with
  * SIGTERM, and send curl through it to the reference server.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, request, type ServerResponse } from 'node:http';
@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { formatAuthorization, sign } from '@institution-api/signing';
 import { freePort } from '@institution-api/test-support/free-port';
+import { startListeningProcess } from '@institution-api/test-support/listening-process';
 import {
   type RunningServer,
   startReferenceServer,
@@ -396,33 +397,8 @@ describe('sign-proxy: its command line', () => {
 const launcher = fileURLToPath(new URL('../../bin/institution-api.js', import.meta.url));
 
 /** The built executable, `sign-proxy <args>`, in a process of its own. */
-async function spawnProxy(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [launcher, 'sign-proxy', ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    output += text;
-  });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    output += text;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const poll = setInterval(() => {
-      const match = /^listening on (http:\/\/\S+)$/m.exec(output);
-      if (match?.[1]) {
-        clearInterval(poll);
-        resolve(match[1]);
-      }
-    }, 20);
-    child.once('exit', (code) => {
-      clearInterval(poll);
-      reject(new Error(`sign-proxy exited ${code}: ${output}`));
-    });
-  });
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  return { url, child, exited, output: () => output };
+function spawnProxy(args: string[], env: Record<string, string>) {
+  return startListeningProcess([launcher, 'sign-proxy', ...args], { ...process.env, ...env });
 }
 
 describe('sign-proxy as an executable', () => {

@@ -1,21 +1,16 @@
 import { isoMinute, minute, table } from './format.js';
-import { expectPositionals, type Subcommand, stringOption } from './subcommand.js';
+import { type InstitutionFilter, institutionFilter, type Subcommand } from './subcommand.js';
 
 /**
  * `credentials list [--institution NAME] [--json]`: every key pair with its institution, when it
  * was created, expires, was revoked and last used (to the minute); never a secret.
  */
-export const list: Subcommand<{ institution?: string; json: boolean }> = {
+export const list: Subcommand<InstitutionFilter> = {
   usage: 'list [--institution NAME] [--json]',
   summary:
     'Lists the key pairs: public key, institution, created, expires, revoked, last used (UTC, to\n' +
     'the minute). Never a secret.',
-  options: { institution: { type: 'string' }, json: { type: 'boolean' } },
-  read(values, positionals) {
-    expectPositionals(positionals, 0);
-    const institution = stringOption(values, 'institution');
-    return { ...(institution ? { institution } : {}), json: values.json === true };
-  },
+  ...institutionFilter,
   async run({ institution, json }, context) {
     const records = await context.storage.listCredentials(institution ? { institution } : {});
     if (institution && records.length === 0) {

@@ -1,18 +1,13 @@
 import { second, table } from './format.js';
-import { expectPositionals, type Subcommand, stringOption } from './subcommand.js';
+import { type InstitutionFilter, institutionFilter, type Subcommand } from './subcommand.js';
 
 /** `credentials log [--institution NAME] [--json]`: the events of the key lifecycle, oldest first. */
-export const log: Subcommand<{ institution?: string; json: boolean }> = {
+export const log: Subcommand<InstitutionFilter> = {
   usage: 'log [--institution NAME] [--json]',
   summary:
     'Shows every change of the key pairs, oldest first: time (UTC), what, public key, institution,\n' +
     'who (the OS user, or "start" for what a server start did) and why.',
-  options: { institution: { type: 'string' }, json: { type: 'boolean' } },
-  read(values, positionals) {
-    expectPositionals(positionals, 0);
-    const institution = stringOption(values, 'institution');
-    return { ...(institution ? { institution } : {}), json: values.json === true };
-  },
+  ...institutionFilter,
   async run({ institution, json }, context) {
     const events = await context.storage.listCredentialEvents(institution ? { institution } : {});
     if (institution && events.length === 0) {

@@ -57,3 +57,21 @@ export function expectPositionals(positionals: string[], count: number): void {
     throw new UsageError(`Unexpected argument "${positionals[count]}".`);
   }
 }
+
+/** What `list` and `log` read: `[--institution NAME] [--json]`. */
+export interface InstitutionFilter {
+  /** Only this institution's (by name); absent: every institution's. */
+  institution?: string;
+  /** JSON instead of a table. */
+  json: boolean;
+}
+
+/** The options of `list` and `log`, which show records of every institution or of one. */
+export const institutionFilter: Pick<Subcommand<InstitutionFilter>, 'options' | 'read'> = {
+  options: { institution: { type: 'string' }, json: { type: 'boolean' } },
+  read(values, positionals) {
+    expectPositionals(positionals, 0);
+    const institution = stringOption(values, 'institution');
+    return { ...(institution ? { institution } : {}), json: values.json === true };
+  },
+};

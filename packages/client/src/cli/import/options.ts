@@ -7,6 +7,7 @@
 import { extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SignatureAlgorithm, SignatureEncoding } from '@institution-api/signing';
+import { oneOf, signatureFlags, UsageError } from '../command-line.js';
 import type { InputFormat } from './rows.js';
 
 /** Rows in flight at most unless `--concurrency` says otherwise. */
@@ -36,11 +37,6 @@ existing; 1 a row invalid, conflict or failed; 2 usage, file, journal or connect
 the first row; 130 interrupted (the journal is kept: run the same command to resume).
 `;
 
-/** A wrong command line for `import`. */
-export class ImportUsageError extends Error {
-  override readonly name = 'ImportUsageError';
-}
-
 /** The settings of one import. */
 export interface ImportOptions {
   help: boolean;
@@ -61,15 +57,13 @@ export function parseImportArgs(args: string[]): ImportOptions {
   try {
     parsed = parse(args);
   } catch (error) {
-    throw new ImportUsageError((error as Error).message);
+    throw new UsageError((error as Error).message);
   }
   const { values, positionals } = parsed;
   const base = { help: values.help === true } as const;
   if (base.help) return { ...base, ...defaults('') };
   if (positionals.length !== 1) {
-    throw new ImportUsageError(
-      'import expects one file: institution-api import <file.csv|file.ndjson>',
-    );
+    throw new UsageError('import expects one file: institution-api import <file.csv|file.ndjson>');
   }
   const file = positionals[0] as string;
   const options: ImportOptions = {
@@ -79,12 +73,7 @@ export function parseImportArgs(args: string[]): ImportOptions {
     concurrency: concurrencyOf(values.concurrency),
     dryRun: values['dry-run'] === true,
     retryFailed: values['retry-failed'] === true,
-    ...(values.algorithm !== undefined && {
-      algorithm: oneOf<SignatureAlgorithm>('--algorithm', values.algorithm, ['sha256', 'sha512']),
-    }),
-    ...(values.encoding !== undefined && {
-      encoding: oneOf<SignatureEncoding>('--encoding', values.encoding, ['hex', 'base64']),
-    }),
+    ...signatureFlags(values),
   };
   if (values.report !== undefined) options.report = values.report;
   if (values.journal !== undefined) options.journal = values.journal;
@@ -94,9 +83,7 @@ export function parseImportArgs(args: string[]): ImportOptions {
     same(options.journal, file) ||
     same(options.report, options.journal)
   ) {
-    throw new ImportUsageError(
-      'the file, the report and the journal must be three different files',
-    );
+    throw new UsageError('the file, the report and the journal must be three different files');
   }
   return options;
 }
@@ -136,7 +123,7 @@ function formatOf(file: string, flag: string | undefined): InputFormat {
   const extension = extname(file).toLowerCase();
   if (extension === '.csv') return 'csv';
   if (extension === '.ndjson' || extension === '.jsonl') return 'ndjson';
-  throw new ImportUsageError(
+  throw new UsageError(
     `cannot tell the format of ${file} from its extension: name it .csv or .ndjson, or pass --format csv|ndjson`,
   );
 }
@@ -145,14 +132,7 @@ function concurrencyOf(value: string | undefined): number {
   if (value === undefined) return DEFAULT_CONCURRENCY;
   const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!(n >= 1 && n <= MAX_CONCURRENCY)) {
-    throw new ImportUsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
+    throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
   }
   return n;
-}
-
-function oneOf<T extends string>(flag: string, value: string, allowed: T[]): T {
-  if (!(allowed as string[]).includes(value)) {
-    throw new ImportUsageError(`${flag} must be one of ${allowed.join(', ')}`);
-  }
-  return value as T;
 }

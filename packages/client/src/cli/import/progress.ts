@@ -41,6 +41,10 @@ export interface ProgressOptions {
 /** Plain lines every 5 s. */
 export const PLAIN_INTERVAL_MS = 5000;
 
+/**
+ * The progress of one run: a cli-progress bar on `tty` when there is one, else a plain line
+ * through `write` every `intervalMs` (the import gives it stderr: stdout is the summary's).
+ */
 export function createProgress(options: ProgressOptions): Progress {
   const { total, tty, write, intervalMs = PLAIN_INTERVAL_MS, now = Date.now } = options;
   const started = now();

@@ -11,17 +11,12 @@ import type { UsersClientError } from '../../errors.js';
 import type { FetchLike } from '../../resilient-fetch.js';
 import { parseRetryAfter } from '../../retry-policy.js';
 import { createUsersClient } from '../../users-client.js';
+import { requiredEnv, UsageError } from '../command-line.js';
 import { type CliIo, DEFAULT_API_URL, failureMessage } from '../main.js';
 import { ColumnError } from './columns.js';
 import { type Inspected, inspect } from './inspect.js';
 import { type Journal, JournalError, openJournal } from './journal.js';
-import {
-  IMPORT_USAGE,
-  type ImportOptions,
-  ImportUsageError,
-  MAX_CONCURRENCY,
-  parseImportArgs,
-} from './options.js';
+import { IMPORT_USAGE, type ImportOptions, MAX_CONCURRENCY, parseImportArgs } from './options.js';
 import { type Outcome, type ReportEntry, settle } from './outcome.js';
 import { createProgress, formatDuration, number, type Progress } from './progress.js';
 import { openReport, type ReportSink } from './report.js';
@@ -70,7 +65,7 @@ export async function runImport(args: string[], io: ImportIo): Promise<number> {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const hint =
-      error instanceof ImportUsageError ? 'Run institution-api import --help for usage.\n' : '';
+      error instanceof UsageError ? 'Run institution-api import --help for usage.\n' : '';
     io.stderr(`institution-api: ${message}\n${hint}`);
     return IMPORT_EXIT.usage;
   }
@@ -185,12 +180,10 @@ function localProblem(row: Row, check: RowCheck) {
 }
 
 function requiredCredentials(io: CliIo): { publicKey: string; secretKey: string } {
-  const read = (name: string) => {
-    const value = io.env[name];
-    if (!value) throw new ImportUsageError(`${name} is not set`);
-    return value;
+  return {
+    publicKey: requiredEnv(io.env, 'INSTITUTION_PUBLIC_KEY'),
+    secretKey: requiredEnv(io.env, 'INSTITUTION_SECRET_KEY'),
   };
-  return { publicKey: read('INSTITUTION_PUBLIC_KEY'), secretKey: read('INSTITUTION_SECRET_KEY') };
 }
 
 /** Why a run ended before its last row. */

@@ -1,0 +1,54 @@
+/**
+ * What the `institution-api` commands (`sign`, `create`, `update`, `import`, `sign-proxy`) read
+ * alike from their command line and environment: a flag that takes one of a few values (the
+ * signature's `--algorithm` and `--encoding`), the keys from the environment, and the one error a
+ * wrong command line raises. Each command catches {@link UsageError} itself, so that its hint
+ * names its own `--help`.
+ *
+ * @module
+ */
+import type { SignatureAlgorithm, SignatureEncoding } from '@institution-api/signing';
+
+/** A wrong command line or environment, said in one line; `showUsage` asks for the whole usage. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly showUsage = false,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** `value` when it is one of `allowed`; else a {@link UsageError} naming `flag` and the values. */
+export function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`${flag} must be one of ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+/** `--algorithm` and `--encoding`, checked; each only when given (the signer has the defaults). */
+export function signatureFlags(values: { algorithm?: string; encoding?: string }): {
+  algorithm?: SignatureAlgorithm;
+  encoding?: SignatureEncoding;
+} {
+  return {
+    ...(values.algorithm !== undefined && {
+      algorithm: oneOf<SignatureAlgorithm>('--algorithm', values.algorithm, ['sha256', 'sha512']),
+    }),
+    ...(values.encoding !== undefined && {
+      encoding: oneOf<SignatureEncoding>('--encoding', values.encoding, ['hex', 'base64']),
+    }),
+  };
+}
+
+/**
+ * The value of the environment variable `name`; a {@link UsageError} when it is unset or empty.
+ * The message names the variable, never a value: it is how the secret key is read.
+ */
+export function requiredEnv(env: Record<string, string | undefined>, name: string): string {
+  const value = env[name];
+  if (!value) throw new UsageError(`${name} is not set`);
+  return value;
+}
