@@ -32,11 +32,6 @@ const connections = Number(process.env.CONNECTIONS ?? 10);
 const counts = (process.env.PROCESSES ?? '1,2,3').split(',').map(Number);
 const most = Math.max(...counts);
 
-/**
- * Every process of a service on PostgreSQL has the same key (contract with issue 26; ignored by a
- * server that does not know the variable): any 32 bytes, base64.
- */
-const encryptionKey = Buffer.alloc(32, 25).toString('base64');
 
 /** CPU time of a process so far, in µs (utime + stime of /proc/PID/stat, 100 ticks a second); 0 once gone. */
 function cpuMicros(pid) {
@@ -94,7 +89,6 @@ try {
           env: {
             ...credentialsEnv,
             DATABASE_URL: postgres.url.replace(/\/postgres$/, `/${database}`),
-            CREDENTIALS_ENCRYPTION_KEY: encryptionKey,
           },
           ready: async (baseUrl) => (await fetch(`${baseUrl}/healthz`)).status === 200,
         },

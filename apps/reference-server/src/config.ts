@@ -9,7 +9,7 @@ import {
   previousEncryptionKeyVariable,
 } from './credentials/encryption-key.js';
 import { parseInstitutionCredentials } from './credentials/parse-institution-credentials.js';
-import { defaultDataDir, parseDatabaseUrl } from './storage/open-storage.js';
+import { defaultDataDir, isPostgresUrl, parseDatabaseUrl } from './storage/open-storage.js';
 import type { InstitutionCredential } from './storage/types.js';
 
 /** The server's whole configuration; it comes from the environment only (twelve-factor). */
@@ -151,7 +151,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (error) {
     problems.push(...(error as Error).message.split('\n'));
   }
-  if (problems.length > 0) {
+  // One problem is one line (the operator reads it where the server refused to start); several
+  // are listed one a line.
+  if (problems.length === 1) throw new ConfigError(`Invalid configuration: ${problems[0]}`);
+  if (problems.length > 1) {
     throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   }
   return config;
@@ -185,7 +188,7 @@ export function loadEncryptionKeys(
   if (current && previous && current.id === previous.id) {
     problems.push(`${previousEncryptionKeyVariable} is the same key as ${encryptionKeyVariable}.`);
   }
-  const onPostgres = /^postgres(?:ql)?:\/\//i.test(databaseUrl?.trim() ?? '');
+  const onPostgres = isPostgresUrl(databaseUrl);
   if (onPostgres && !current && !problems.some((p) => p.startsWith(encryptionKeyVariable))) {
     problems.push(keyRequiredWithPostgres);
   }

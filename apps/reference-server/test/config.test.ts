@@ -129,6 +129,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  test('says one problem in one line', () => {
+    expect(() => loadConfig({ PORT: 'x' })).toThrow(
+      /^Invalid configuration: PORT must be an integer from 0 to 65535, not "x"\.$/,
+    );
+  });
+
   test('lists every problem at once, and never repeats a secret', () => {
     const secret = 'sk_short';
     let error: unknown;

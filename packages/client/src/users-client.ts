@@ -113,6 +113,14 @@ interface Answer {
 const USERS_PATH = '/api/v1/external/users' satisfies keyof paths;
 
 /**
+ * The URL of `createUser` on the service at `baseUrl`, as openapi-fetch builds it: the base URL
+ * without its trailing slashes, then the path (`updateUser` appends `/{id}`).
+ */
+export function usersUrl(baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${USERS_PATH}`;
+}
+
+/**
  * Creates a users client. Options are checked here, so a bad key, URL, header, timeout or
  * retry setting throws at start-up (with a message that never contains the secret).
  */
@@ -124,6 +132,11 @@ export function createUsersClient(options: UsersClientOptions): UsersClient {
     throw new RangeError('timeoutMs must be a positive integer number of milliseconds');
   }
   if (!URL.canParse(baseUrl)) throw new TypeError('baseUrl must be an absolute URL');
+  const { username, password } = new URL(baseUrl);
+  // fetch refuses such a URL on every request, and its error repeats the URL, password included.
+  if (username !== '' || password !== '') {
+    throw new TypeError('baseUrl must not contain a user name or password');
+  }
   if (headers !== undefined) new Headers(headers); // throws for a name or value HTTP refuses
   const fetch: FetchLike = options.fetch ?? ((request, init) => globalThis.fetch(request, init));
   const retry = resolveRetry(options.retry);
@@ -135,8 +148,7 @@ export function createUsersClient(options: UsersClientOptions): UsersClient {
     fetch: createResilientFetch({ fetch, timeoutMs, retry }),
   });
   raw.use(signingMiddleware(authorize));
-  // As openapi-fetch builds it: the base URL without its trailing slashes, then the path.
-  const usersUrl = `${baseUrl.replace(/\/+$/, '')}${USERS_PATH}`;
+  const createUrl = usersUrl(baseUrl);
 
   /**
    * The one Request of an attempt, built here rather than by openapi-fetch: the body is the text
@@ -211,10 +223,10 @@ export function createUsersClient(options: UsersClientOptions): UsersClient {
   return {
     raw,
     createUser(body, init) {
-      return call('POST', usersUrl, body, init, readCreated);
+      return call('POST', createUrl, body, init, readCreated);
     },
     updateUser(id, body, init) {
-      return call('PUT', `${usersUrl}/${encodeURIComponent(id)}`, body, init, readUpdated);
+      return call('PUT', `${createUrl}/${encodeURIComponent(id)}`, body, init, readUpdated);
     },
   };
 }

@@ -317,6 +317,10 @@ describe('createUsersClient options', () => {
 
   it.each([
     [{ baseUrl: '/relative' }, /baseUrl/],
+    [
+      { baseUrl: 'https://user:hunter2@api.example.com' },
+      /^baseUrl must not contain a user name or password$/,
+    ],
     [{ publicKey: 'has:colon' }, /publicKey/],
     [{ publicKey: '' }, /publicKey/],
     [{ secretKey: '' }, /secretKey/],

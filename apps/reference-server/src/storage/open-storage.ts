@@ -34,6 +34,11 @@ export type DatabaseTarget =
 /** A path that does not exist yet names a file, not a directory, when it ends like this. */
 const sqliteFileExtension = /\.(?:sqlite3?|db)$/i;
 
+/** Whether DATABASE_URL names a PostgreSQL server (`postgres://…` or `postgresql://…`). */
+export function isPostgresUrl(databaseUrl: string | undefined): boolean {
+  return /^postgres(?:ql)?:\/\//i.test(databaseUrl?.trim() ?? '');
+}
+
 /**
  * Reads DATABASE_URL:
  * - unset or empty → the embedded SQLite database in `defaultDataDirectory`;
@@ -53,7 +58,7 @@ export function parseDatabaseUrl(
   const value = databaseUrl?.trim() ?? '';
   if (value === '') return sqliteAt(resolve(defaultDataDirectory));
   if (value === 'memory://') return { kind: 'sqlite', file: ':memory:' };
-  if (/^postgres(?:ql)?:\/\//i.test(value)) return { kind: 'postgres', connectionString: value };
+  if (isPostgresUrl(value)) return { kind: 'postgres', connectionString: value };
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1];
   if (scheme !== undefined) {
     throw new Error(

@@ -17,7 +17,7 @@ export interface SqliteOptions {
 }
 
 /**
- * How long a statement waits for another process's write lock (the issue-credentials command
+ * How long a statement waits for another process's write lock (the `credentials` command
  * writing while the server runs) before it fails with SQLITE_BUSY.
  */
 export const busyTimeoutMs = 5000;

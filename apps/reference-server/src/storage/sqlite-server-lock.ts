@@ -35,7 +35,7 @@ export interface SqliteServerLock {
  * file's exclusive lock (a POSIX advisory lock) until it closes, and the kernel drops such locks
  * when the process ends, however it ends (a SIGKILL, a crash, a power loss), so no stale lock is
  * ever left to clean up, unlike a PID file. The main database is not locked by it: the commands
- * (`issue-credentials`) still open it while the server runs, each write taking its turn.
+ * (`credentials …`) still open it while the server runs, each write taking its turn.
  */
 export function holdSqliteServerLock(databaseFile: string): SqliteServerLock {
   const file = serverLockFile(databaseFile);

@@ -267,7 +267,7 @@ describe.skipIf(skipReason)(
       expect(none).toEqual({
         code: 1,
         stderr:
-          'reference-server: Invalid configuration:\n- CREDENTIALS_ENCRYPTION_KEY is required with PostgreSQL (every server process and the credentials command on one database need the same key): make one with `openssl rand -base64 32`.\n',
+          'reference-server: Invalid configuration: CREDENTIALS_ENCRYPTION_KEY is required with PostgreSQL (every server process and the credentials command on one database need the same key): make one with `openssl rand -base64 32`.\n',
       });
       const wrong = await start(randomBytes(32).toString('base64'));
       expect(wrong.code).toBe(1);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, expect, test } from 'vitest';
 import { type Dialect, loadMigrations, migrationsDir } from '../../src/storage/migrations.js';
+import { credentialEventKinds } from '../../src/storage/types.js';
 
 /** An empty database of one engine, and that engine's migration runner. */
 export interface MigrationsUnderTest {
@@ -28,6 +29,13 @@ export function migrationContract(dialect: Dialect, fresh: () => Promise<Migrati
   });
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  test(`the ${dialect} schema allows exactly the credential events the storage records`, async () => {
+    const sql = (await loadMigrations(migrationsDir(dialect))).map((m) => m.sql).join('\n');
+    const check = /what text NOT NULL CHECK \(what IN \(([^)]*)\)\)/.exec(sql)?.[1];
+    const allowed = [...(check ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]);
+    expect(allowed.sort()).toEqual([...credentialEventKinds].sort());
   });
 
   test(`the package's ${dialect} migrations are numbered from 0001 and create the tables`, async () => {

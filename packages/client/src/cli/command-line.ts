@@ -52,3 +52,17 @@ export function requiredEnv(env: Record<string, string | undefined>, name: strin
   if (!value) throw new UsageError(`${name} is not set`);
   return value;
 }
+
+/**
+ * INSTITUTION_API_URL, refused with a `user:password@` part: fetch refuses such a URL on every
+ * request, and its error repeats the URL, password included, into messages and reports.
+ */
+export function checkedApiUrl(url: string): string {
+  if (URL.canParse(url)) {
+    const { username, password } = new URL(url);
+    if (username !== '' || password !== '') {
+      throw new UsageError('INSTITUTION_API_URL must not contain a user name or password');
+    }
+  }
+  return url;
+}

@@ -12,8 +12,8 @@ import type { UsersClientError } from '../errors.js';
 import type { FetchLike } from '../resilient-fetch.js';
 import { createAuthorize } from '../signing-middleware.js';
 import type { User } from '../user.js';
-import { createUsersClient, type UsersClientResult } from '../users-client.js';
-import { requiredEnv, signatureFlags, UsageError } from './command-line.js';
+import { createUsersClient, type UsersClientResult, usersUrl } from '../users-client.js';
+import { checkedApiUrl, requiredEnv, signatureFlags, UsageError } from './command-line.js';
 import { runImport } from './import/run-import.js';
 import { ownsProcess, runImportInWorker } from './import/worker.js';
 import { parseJsonFile } from './json-file.js';
@@ -114,7 +114,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   }
 
   const body = parseJsonFile(file, path) as UserInput;
-  const baseUrl = io.env.INSTITUTION_API_URL || DEFAULT_API_URL;
+  const baseUrl = checkedApiUrl(io.env.INSTITUTION_API_URL || DEFAULT_API_URL);
   const client = createUsersClient({
     baseUrl,
     publicKey,
@@ -123,9 +123,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     ...(io.fetch ? { fetch: io.fetch } : {}),
   });
   const id = operands[0] ?? '';
-  const target = `${baseUrl.replace(/\/+$/, '')}/api/v1/external/users${
-    command === 'update' ? `/${encodeURIComponent(id)}` : ''
-  }`;
+  const target = `${usersUrl(baseUrl)}${command === 'update' ? `/${encodeURIComponent(id)}` : ''}`;
   const result =
     command === 'create' ? await client.createUser(body) : await client.updateUser(id, body);
   return report(result, io, { target, baseUrl, sentIncome: body?.monthlyIncome });

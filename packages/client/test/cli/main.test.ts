@@ -166,6 +166,18 @@ describe('institution-api create and update', () => {
     );
   });
 
+  it('refuses an INSTITUTION_API_URL with a user and password, without repeating them', async () => {
+    const { code, stderr } = await cli(['create', userFile], {
+      ...ENV,
+      INSTITUTION_API_URL: 'http://proxy-user:hunter2@127.0.0.1:9',
+    });
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toBe(
+      'institution-api: INSTITUTION_API_URL must not contain a user name or password\n' +
+        'Run institution-api --help for usage.\n',
+    );
+  });
+
   it('does not suggest npm start for a service that is not local', async () => {
     const { stderr } = await cli(['create', userFile], {
       ...ENV,

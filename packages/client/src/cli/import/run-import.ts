@@ -10,8 +10,8 @@ import { setMaxListeners } from 'node:events';
 import type { UsersClientError } from '../../errors.js';
 import type { FetchLike } from '../../resilient-fetch.js';
 import { parseRetryAfter } from '../../retry-policy.js';
-import { createUsersClient } from '../../users-client.js';
-import { requiredEnv, UsageError } from '../command-line.js';
+import { createUsersClient, usersUrl } from '../../users-client.js';
+import { checkedApiUrl, requiredEnv, UsageError } from '../command-line.js';
 import { type CliIo, DEFAULT_API_URL, failureMessage } from '../main.js';
 import { ColumnError } from './columns.js';
 import { type Inspected, inspect } from './inspect.js';
@@ -73,6 +73,8 @@ export async function runImport(args: string[], io: ImportIo): Promise<number> {
 
 async function importFile(options: ImportOptions, args: string[], io: ImportIo): Promise<number> {
   const credentials = options.dryRun ? undefined : requiredCredentials(io);
+  // Checked before the file is read: a run that cannot send stops at once.
+  const baseUrl = checkedApiUrl(io.env.INSTITUTION_API_URL || DEFAULT_API_URL);
   const check = createRowCheck();
   let inspected: Inspected;
   try {
@@ -93,7 +95,6 @@ async function importFile(options: ImportOptions, args: string[], io: ImportIo):
       report.publish();
       return await dryRun(options, inspected, check, report, summaryOut);
     }
-    const baseUrl = io.env.INSTITUTION_API_URL || DEFAULT_API_URL;
     let journal: Journal;
     try {
       journal = await openJournal(
@@ -341,7 +342,7 @@ async function send(
                 message:
                   settled.kind === 'unreached'
                     ? failureMessage(settled.error as UsersClientError, {
-                        target: `${target.baseUrl.replace(/\/+$/, '')}/api/v1/external/users`,
+                        target: usersUrl(target.baseUrl),
                         baseUrl: target.baseUrl,
                         sentIncome: undefined,
                       })
