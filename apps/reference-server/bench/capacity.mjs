@@ -32,7 +32,6 @@ const connections = Number(process.env.CONNECTIONS ?? 10);
 const counts = (process.env.PROCESSES ?? '1,2,3').split(',').map(Number);
 const most = Math.max(...counts);
 
-
 /**
  * CPU time of a process so far, in µs (utime + stime of /proc/PID/stat, 100 ticks a second); 0 once
  * gone. With `reaped`, also that of its children that have ended (cutime + cstime): a PostgreSQL
@@ -87,7 +86,8 @@ const postmaster = readdirSync('/proc')
       return false;
     }
   });
-if (postmaster === undefined) throw new Error(`no postmaster listening on port ${port} found in /proc`);
+if (postmaster === undefined)
+  throw new Error(`no postmaster listening on port ${port} found in /proc`);
 const postgresCpu = () =>
   readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
