@@ -103,10 +103,37 @@ export interface UsersClient {
 /** Default budget of one attempt; generous because the service's limits are not shown. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-/** The answer of one attempt: its `Response` and its whole body as text. */
-interface Answer {
+/** One attempt as it goes over the wire: the request line, its headers and the signed body. */
+export interface Exchange {
+  method: 'POST' | 'PUT';
+  url: string;
+  /** `Content-Type`, the client's and the call's extra headers, and `Authorization`. */
+  headers: Record<string, string>;
+  /** The JSON text that was signed, to be sent byte for byte. */
+  body: string;
+}
+
+/**
+ * The answer of one attempt: its status and headers (`response`) and its whole body as text.
+ * The client reads the body from `text` only; `response`'s own body may be already read or absent.
+ */
+export interface Answer {
   response: Response;
   text: string;
+}
+
+/**
+ * Sends one attempt and reads its whole answer; `signal` ends it (timeout or the caller's abort).
+ * Rejects when no answer arrives, as `fetch` does.
+ */
+export type Transport = (exchange: Exchange, signal: AbortSignal) => Promise<Answer>;
+
+/** The transport of every client made by {@link createUsersClient}: one `Request` to `fetch`. */
+export function fetchTransport(fetch: FetchLike): Transport {
+  return async ({ method, url, headers, body }, signal) => {
+    const response = await fetch(new Request(url, { method, body, headers }), { signal });
+    return { response, text: await response.text() };
+  };
 }
 
 /** The path of `createUser`, to which `updateUser` appends `/{id}` (spec: `paths`). */
@@ -125,6 +152,18 @@ export function usersUrl(baseUrl: string): string {
  * retry setting throws at start-up (with a message that never contains the secret).
  */
 export function createUsersClient(options: UsersClientOptions): UsersClient {
+  return usersClientOver(options, undefined);
+}
+
+/**
+ * {@link createUsersClient} with `createUser`/`updateUser` sent through `transport` instead of
+ * `fetch` (signing, timeouts, retries and reading unchanged). Not exported from the package:
+ * the CLI's import uses it for a transport on `node:http` (`cli/import/node-http-transport.ts`).
+ */
+export function usersClientOver(
+  options: UsersClientOptions,
+  transport: Transport | undefined,
+): UsersClient {
   const { baseUrl, publicKey, secretKey, signature, headers } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // setTimeout's ceiling: anything larger would fire at once.
@@ -141,6 +180,7 @@ export function createUsersClient(options: UsersClientOptions): UsersClient {
   const fetch: FetchLike = options.fetch ?? ((request, init) => globalThis.fetch(request, init));
   const retry = resolveRetry(options.retry);
   const authorize = createAuthorize({ publicKey, secretKey, signature });
+  const send = transport ?? fetchTransport(fetch);
 
   const raw = createClient<paths>({
     baseUrl,
@@ -151,38 +191,32 @@ export function createUsersClient(options: UsersClientOptions): UsersClient {
   const createUrl = usersUrl(baseUrl);
 
   /**
-   * The one Request of an attempt, built here rather than by openapi-fetch: the body is the text
-   * already serialized and signed (never read back or re-serialized), and its headers are those
-   * openapi-fetch would merge (`Content-Type`, the client's, the call's, later ones winning
-   * whatever their letter case) plus `Authorization`, last, so a caller cannot replace it.
+   * The headers of an attempt: those openapi-fetch would merge (`Content-Type`, the client's,
+   * the call's, later ones winning whatever their letter case) plus `Authorization`, last, so a
+   * caller cannot replace it. The request is built here rather than by openapi-fetch: the body
+   * is the text already serialized and signed (never read back or re-serialized), and
    * openapi-fetch merges the headers twice per request and builds the URL through its path and
    * query serializers, which a profile showed as a tenth of a call here; neither operation has a
    * query, and the one path parameter, the id, is encoded as openapi-fetch's default does.
    */
-  function requestFor(
-    method: 'POST' | 'PUT',
-    url: string,
-    text: string,
+  function headersFor(
     extra: Record<string, string> | undefined,
     authorization: string,
-  ): Request {
-    let requestHeaders: HeadersInit;
+  ): Record<string, string> {
     if (headers === undefined && extra === undefined) {
-      requestHeaders = { 'Content-Type': 'application/json', Authorization: authorization };
-    } else {
-      const merged = new Headers({ 'Content-Type': 'application/json' });
-      for (const source of [headers, extra]) {
-        if (source !== undefined) for (const name in source) merged.set(name, source[name] ?? '');
-      }
-      merged.set('Authorization', authorization);
-      requestHeaders = merged;
+      return { 'Content-Type': 'application/json', Authorization: authorization };
     }
-    return new Request(url, { method, body: text, headers: requestHeaders });
+    const merged = new Headers({ 'Content-Type': 'application/json' });
+    for (const source of [headers, extra]) {
+      if (source !== undefined) for (const name in source) merged.set(name, source[name] ?? '');
+    }
+    merged.set('Authorization', authorization);
+    return Object.fromEntries(merged);
   }
 
   /**
-   * Serializes and signs once, then runs the attempts: each builds one Request with these very
-   * bytes and headers and reads the whole answer (so the attempt's timeout covers the body too).
+   * Serializes and signs once, then runs the attempts: each sends these very bytes and headers
+   * and reads the whole answer (so the attempt's timeout covers the body too).
    */
   async function call<T>(
     method: 'POST' | 'PUT',
@@ -199,15 +233,16 @@ export function createUsersClient(options: UsersClientOptions): UsersClient {
     if (extra !== undefined) new Headers(extra);
     const signed = authorize(text);
     const authorization = typeof signed === 'string' ? signed : await signed;
+    const exchange: Exchange = {
+      method,
+      url,
+      headers: headersFor(extra, authorization),
+      body: text,
+    };
     let answer: Answer;
     try {
       answer = await sendWithRetries({
-        send: async (signal) => {
-          const response = await fetch(requestFor(method, url, text, extra, authorization), {
-            signal,
-          });
-          return { response, text: await response.text() };
-        },
+        send: (signal) => send(exchange, signal),
         responseOf,
         timeoutMs,
         retry,

@@ -8,14 +8,14 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { UsersClientError } from '../../errors.js';
-import type { FetchLike } from '../../resilient-fetch.js';
 import { parseRetryAfter } from '../../retry-policy.js';
-import { createUsersClient, usersUrl } from '../../users-client.js';
+import { fetchTransport, type Transport, usersClientOver, usersUrl } from '../../users-client.js';
 import { checkedApiUrl, requiredEnv, UsageError } from '../command-line.js';
 import { type CliIo, DEFAULT_API_URL, failureMessage } from '../main.js';
 import { ColumnError } from './columns.js';
 import { type Inspected, inspect } from './inspect.js';
 import { type Journal, JournalError, openJournal } from './journal.js';
+import { createNodeHttpTransport } from './node-http-transport.js';
 import { IMPORT_USAGE, type ImportOptions, MAX_CONCURRENCY, parseImportArgs } from './options.js';
 import { type Outcome, type ReportEntry, settle } from './outcome.js';
 import { createProgress, formatDuration, number, type Progress } from './progress.js';
@@ -207,31 +207,35 @@ async function send(
 ): Promise<number> {
   const started = performance.now();
   const window = new SendWindow(options.concurrency);
-  const base: FetchLike = io.fetch ?? ((request, init) => globalThis.fetch(request, init));
+  const http = createNodeHttpTransport({ sockets: options.concurrency });
+  const base: Transport = io.fetch === undefined ? http.send : fetchTransport(io.fetch);
   // Every attempt's answer passes here, the client's own retries included: a 429 or 503 halves
   // the window at once, before the client has spent its retries on it.
-  const observed: FetchLike = async (request, init) => {
-    const response = await base(request, init);
-    if (response.status === 429 || response.status === 503) {
-      window.pushedBack(parseRetryAfter(response.headers.get('Retry-After')));
-      lastPushBack = response.status;
+  const observed: Transport = async (exchange, signal) => {
+    const answer = await base(exchange, signal);
+    const { status, headers } = answer.response;
+    if (status === 429 || status === 503) {
+      window.pushedBack(parseRetryAfter(headers.get('Retry-After')));
+      lastPushBack = status;
     }
-    return response;
+    return answer;
   };
-  const client = createUsersClient({
-    baseUrl: target.baseUrl,
-    publicKey: target.publicKey,
-    secretKey: target.secretKey,
-    fetch: observed,
-    ...(options.algorithm || options.encoding
-      ? {
-          signature: {
-            algorithm: options.algorithm ?? 'sha256',
-            encoding: options.encoding ?? 'hex',
-          },
-        }
-      : {}),
-  });
+  const client = usersClientOver(
+    {
+      baseUrl: target.baseUrl,
+      publicKey: target.publicKey,
+      secretKey: target.secretKey,
+      ...(options.algorithm || options.encoding
+        ? {
+            signature: {
+              algorithm: options.algorithm ?? 'sha256',
+              encoding: options.encoding ?? 'hex',
+            },
+          }
+        : {}),
+    },
+    observed,
+  );
 
   const counts = new Map(journal.counts);
   const earlier = [...counts.values()].reduce((a, b) => a + b, 0);
@@ -405,6 +409,7 @@ async function send(
     report.flush();
     journal.sync();
     progress.stop();
+    http.close();
   }
 
   const seconds = (performance.now() - started) / 1000;
