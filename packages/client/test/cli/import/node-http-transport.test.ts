@@ -144,7 +144,12 @@ describe('the import transport on node:http', () => {
     );
     transport = createNodeHttpTransport({ sockets: 1 });
     const client = usersClientOver(
-      { baseUrl: server.url, publicKey: 'pk_test', secretKey: 'sk_test', retry: { baseDelayMs: 1 } },
+      {
+        baseUrl: server.url,
+        publicKey: 'pk_test',
+        secretKey: 'sk_test',
+        retry: { baseDelayMs: 1 },
+      },
       transport.send,
     );
     const result = await client.createUser({ firstName: 'Akosua' } as never);
