@@ -3,8 +3,13 @@
  * byte for byte, the answer comes back as the client reads it, connections are kept between
  * rows, and failures look like `fetch`'s. Then the client on it, end to end.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createNodeHttpTransport,
@@ -119,6 +124,54 @@ describe('the import transport on node:http', () => {
       ).rejects.toMatchObject({ message: 'fetch failed', cause: expect.any(RangeError) });
     } finally {
       await new Promise<void>((resolve) => raw.close(() => resolve()));
+    }
+  });
+
+  it('checks the certificate of an https service: a self-signed one is refused, as fetch refuses it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'transport-tls-'));
+    try {
+      // openssl is installed by .ci/run (the docs' curl samples need it too).
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+        ],
+        { stdio: 'ignore' },
+      );
+      const tls = createHttpsServer(
+        { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+        (_request, response) => response.end('{}'),
+      );
+      await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+      const { port } = tls.address() as AddressInfo;
+      transport = createNodeHttpTransport({ sockets: 1 });
+      try {
+        await expect(
+          transport.send(
+            { method: 'POST', url: `https://127.0.0.1:${port}/`, headers: {}, body: '{}' },
+            signal(),
+          ),
+        ).rejects.toMatchObject({
+          message: 'fetch failed',
+          cause: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' },
+        });
+      } finally {
+        await new Promise((resolve) => tls.close(resolve));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
