@@ -33,9 +33,25 @@ export interface NodeHttpTransport {
  * be sent or answered rejects as `fetch` does, a `TypeError('fetch failed')` with the system
  * error (its `code`, ECONNREFUSED) as `cause`, so the CLI's messages read the same.
  */
-export function createNodeHttpTransport({ sockets }: { sockets: number }): NodeHttpTransport {
-  const http = new HttpAgent({ keepAlive: true, maxSockets: sockets });
-  const https = new HttpsAgent({ keepAlive: true, maxSockets: sockets });
+export function createNodeHttpTransport({
+  sockets,
+  env = process.env,
+  execArgv = process.execArgv,
+}: {
+  sockets: number;
+  /** Where `NODE_USE_ENV_PROXY`, `NODE_OPTIONS` and `HTTP(S)_PROXY`/`NO_PROXY` are read. */
+  env?: NodeJS.ProcessEnv;
+  execArgv?: readonly string[];
+}): NodeHttpTransport {
+  // `fetch` and Node's global agent go through HTTP(S)_PROXY when Node is told to use them
+  // (NODE_USE_ENV_PROXY=1 or --use-env-proxy); an agent of our own does only when given them.
+  const proxied =
+    env.NODE_USE_ENV_PROXY === '1' ||
+    execArgv.includes('--use-env-proxy') ||
+    (env.NODE_OPTIONS ?? '').split(/\s+/).includes('--use-env-proxy');
+  const options = { keepAlive: true, maxSockets: sockets, ...(proxied && { proxyEnv: env }) };
+  const http = new HttpAgent(options);
+  const https = new HttpsAgent(options);
   const send: Transport = ({ method, url, headers, body }, signal) =>
     new Promise<Answer>((resolve, reject) => {
       const failed = (error: Error) =>

@@ -175,6 +175,43 @@ describe('the import transport on node:http', () => {
     }
   });
 
+  it('goes through HTTP_PROXY when Node is told to use the proxy of the environment, as fetch does', async () => {
+    const seen: string[] = [];
+    const proxy = createHttpServer((request, response) => {
+      seen.push(`${request.method} ${request.url}`);
+      request.resume();
+      request.on('end', () => response.end('{"via":"proxy"}'));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const { port } = proxy.address() as AddressInfo;
+    const exchange = {
+      method: 'POST' as const,
+      url: 'http://institution.invalid/api/v1/external/users',
+      headers: {},
+      body: '{}',
+    };
+    const env = { HTTP_PROXY: `http://127.0.0.1:${port}` };
+    try {
+      transport = createNodeHttpTransport({
+        sockets: 1,
+        env: { ...env, NODE_USE_ENV_PROXY: '1' },
+        execArgv: [],
+      });
+      expect((await transport.send(exchange, signal())).text).toBe('{"via":"proxy"}');
+      expect(seen).toEqual(['POST http://institution.invalid/api/v1/external/users']);
+      transport.close();
+      // Without NODE_USE_ENV_PROXY, HTTP_PROXY alone is ignored, as fetch ignores it.
+      transport = createNodeHttpTransport({ sockets: 1, env, execArgv: [] });
+      await expect(transport.send(exchange, signal())).rejects.toMatchObject({
+        message: 'fetch failed',
+        cause: { code: expect.stringMatching(/^(ENOTFOUND|EAI_AGAIN)$/) },
+      });
+      expect(seen).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+
   it('ends the request when the attempt is aborted', async () => {
     server = await startServer(() => {}); // never answers
     transport = createNodeHttpTransport({ sockets: 1 });
