@@ -34,6 +34,20 @@ export interface CliIo {
 /** Default service address, the reference server's. */
 export const DEFAULT_API_URL = 'http://localhost:8080';
 
+/**
+ * The end of the options and the environment of every command that signs (the CLI's own help
+ * and `sign-proxy --help`): the names of the variables, never their values.
+ */
+export const SIGNING_HELP = `  --algorithm sha256|sha512   HMAC hash (default sha256); must match the service
+  --encoding hex|base64       signature encoding (default hex); must match the service
+  -h, --help                  show this help
+
+Environment:
+  INSTITUTION_PUBLIC_KEY      the institution's public key (required)
+  INSTITUTION_SECRET_KEY      the institution's secret key (required; never printed)
+  INSTITUTION_API_URL         the service's address (default ${DEFAULT_API_URL})
+`;
+
 /** The `--help` text; it names the environment variables but never shows their values. */
 export const USAGE = `Usage:
   institution-api sign <file.json>          print the Authorization header value for the file
@@ -44,15 +58,7 @@ export const USAGE = `Usage:
   institution-api sign-proxy [--port N]     sign and forward any HTTP tool's requests (sign-proxy --help)
 
 Options:
-  --algorithm sha256|sha512   HMAC hash (default sha256); must match the service
-  --encoding hex|base64       signature encoding (default hex); must match the service
-  -h, --help                  show this help
-
-Environment:
-  INSTITUTION_PUBLIC_KEY      the institution's public key (required)
-  INSTITUTION_SECRET_KEY      the institution's secret key (required; never printed)
-  INSTITUTION_API_URL         the service's address (default ${DEFAULT_API_URL})
-
+${SIGNING_HELP}
 sign covers the file's exact bytes, as they are (no re-serialization), so send the file
 byte for byte, e.g. curl --data-binary @file.json. create and update send the parsed file
 re-serialized with JSON.stringify, signed over those bytes.

@@ -11,7 +11,7 @@ import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createAuthorize } from '../signing-middleware.js';
 import { requiredEnv, signatureFlags, UsageError } from './command-line.js';
-import { type CliIo, DEFAULT_API_URL, EXIT } from './main.js';
+import { type CliIo, DEFAULT_API_URL, EXIT, SIGNING_HELP } from './main.js';
 import { startSigningProxy } from './signing-proxy.js';
 
 /** What `sign-proxy` needs beyond the other commands' outside world. */
@@ -41,15 +41,7 @@ Options:
   --host ADDRESS              address to listen on (default 127.0.0.1); any other address lets
                               whoever reaches it send requests signed with your keys
   --target URL                the service's address (default INSTITUTION_API_URL)
-  --algorithm sha256|sha512   HMAC hash (default sha256); must match the service
-  --encoding hex|base64       signature encoding (default hex); must match the service
-  -h, --help                  show this help
-
-Environment:
-  INSTITUTION_PUBLIC_KEY      the institution's public key (required)
-  INSTITUTION_SECRET_KEY      the institution's secret key (required; never printed)
-  INSTITUTION_API_URL         the service's address (default ${DEFAULT_API_URL})
-`;
+${SIGNING_HELP}`;
 }
 
 /**

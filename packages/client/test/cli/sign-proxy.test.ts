@@ -5,10 +5,8 @@
  * SIGTERM, and send curl through it to the reference server.
  */
 import { execFile } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingHttpHeaders, request, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,48 +24,12 @@ import { EXIT } from '../../src/cli/main.js';
 import { signProxy, signProxyUsage } from '../../src/cli/sign-proxy.js';
 import { maxBufferedBodyBytes } from '../../src/cli/signing-proxy.js';
 import { CREDENTIALS, momoAccountUser } from '../support/examples.js';
+import { startServer } from '../support/http-server.js';
 
 const ENV = {
   INSTITUTION_PUBLIC_KEY: CREDENTIALS.publicKey,
   INSTITUTION_SECRET_KEY: CREDENTIALS.secretKey,
 };
-
-/** One request as the upstream received it, byte for byte. */
-interface Received {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** A real HTTP server standing for the service: records each request, answers with `answer`. */
-async function startUpstream(answer: (received: Received, response: ServerResponse) => void) {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const request = {
-        method: req.method ?? '',
-        url: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks),
-      };
-      received.push(request);
-      answer(request, res);
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 /** Everything printed by the proxies of a test, checked for the secret after each test. */
 let printed = '';
@@ -175,7 +137,7 @@ const prettyBody = Buffer.from(
 
 describe('sign-proxy: each request signed and forwarded', () => {
   it('signs the exact bytes it receives, replaces any Authorization, and forwards the rest', async () => {
-    const upstream = await startUpstream((_, res) => res.writeHead(201).end('{}'));
+    const upstream = await startServer((_, res) => res.writeHead(201).end('{}'));
     const proxy = await startProxy(['--target', upstream.url]);
     expect(proxy.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(proxy.stdout()).toBe(`listening on ${proxy.url}\n`);
@@ -191,10 +153,10 @@ describe('sign-proxy: each request signed and forwarded', () => {
     });
     expect(answer.status).toBe(201);
 
-    const [received] = upstream.received;
+    const [received] = upstream.requests;
     expect(received?.method).toBe('POST');
     expect(received?.url).toBe('/api/v1/external/users?trace=1');
-    expect(received?.body.equals(prettyBody)).toBe(true);
+    expect(received?.bytes.equals(prettyBody)).toBe(true);
     expect(received?.headers.authorization).toBe(
       formatAuthorization(CREDENTIALS, await sign(prettyBody, CREDENTIALS.secretKey)),
     );
@@ -207,15 +169,15 @@ describe('sign-proxy: each request signed and forwarded', () => {
   });
 
   it('adds a path prefix of the target, and reads INSTITUTION_API_URL without --target', async () => {
-    const upstream = await startUpstream((_, res) => res.writeHead(200).end());
+    const upstream = await startServer((_, res) => res.writeHead(200).end());
     const proxy = await startProxy([], { ...ENV, INSTITUTION_API_URL: `${upstream.url}/base/` });
     await fetch(`${proxy.url}/api/v1/external/users/42`, { method: 'PUT', body: '{}' });
-    expect(upstream.received[0]?.url).toBe('/base/api/v1/external/users/42');
+    expect(upstream.requests[0]?.url).toBe('/base/api/v1/external/users/42');
     await upstream.close();
   });
 
   it('honours --algorithm and --encoding', async () => {
-    const upstream = await startUpstream((_, res) => res.writeHead(200).end());
+    const upstream = await startServer((_, res) => res.writeHead(200).end());
     const proxy = await startProxy([
       '--target',
       upstream.url,
@@ -226,18 +188,18 @@ describe('sign-proxy: each request signed and forwarded', () => {
     ]);
     await fetch(`${proxy.url}/x`, { method: 'POST', body: prettyBody });
     const options = { algorithm: 'sha512', encoding: 'base64' } as const;
-    expect(upstream.received[0]?.headers.authorization).toBe(
+    expect(upstream.requests[0]?.headers.authorization).toBe(
       `${CREDENTIALS.publicKey}:${await sign(prettyBody, CREDENTIALS.secretKey, options)}`,
     );
     await upstream.close();
   });
 
   it('signs a GET over its JSON-stringified query, as the client does', async () => {
-    const upstream = await startUpstream((_, res) => res.writeHead(200).end());
+    const upstream = await startServer((_, res) => res.writeHead(200).end());
     const proxy = await startProxy(['--target', upstream.url]);
     await fetch(`${proxy.url}/things?b=2&a=%C3%A9`);
     await fetch(`${proxy.url}/things`);
-    const [withQuery, without] = upstream.received;
+    const [withQuery, without] = upstream.requests;
     expect(withQuery?.headers.authorization).toBe(
       `${CREDENTIALS.publicKey}:${await sign('{"b":"2","a":"é"}', CREDENTIALS.secretKey)}`,
     );
@@ -251,7 +213,7 @@ describe('sign-proxy: each request signed and forwarded', () => {
 describe("sign-proxy: the service's answer comes back unchanged", () => {
   it('status, reason, headers (repeats and case kept) and body bytes, streamed', async () => {
     const compressed = gzipSync(Buffer.from('{"type":"urn:x","status":409}'));
-    const upstream = await startUpstream((_, res) => {
+    const upstream = await startServer((_, res) => {
       res.statusMessage = 'Conflict Here';
       res.setHeader('Content-Type', 'application/problem+json');
       res.setHeader('Content-Encoding', 'gzip');
@@ -311,7 +273,7 @@ describe('sign-proxy: what it cannot forward', () => {
   });
 
   it(`answers 413 for a body over ${maxBufferedBodyBytes} bytes, without forwarding it`, async () => {
-    const upstream = await startUpstream((_, res) => res.writeHead(200).end());
+    const upstream = await startServer((_, res) => res.writeHead(200).end());
     const proxy = await startProxy(['--target', upstream.url]);
     const answer = await fetch(`${proxy.url}/x`, {
       method: 'POST',
@@ -319,7 +281,7 @@ describe('sign-proxy: what it cannot forward', () => {
     });
     expect(answer.status).toBe(413);
     expect(((await answer.json()) as { detail: string }).detail).toContain('at most');
-    expect(upstream.received).toHaveLength(0);
+    expect(upstream.requests).toHaveLength(0);
     await upstream.close();
   });
 });
@@ -404,7 +366,7 @@ function spawnProxy(args: string[], env: Record<string, string>) {
 describe('sign-proxy as an executable', () => {
   it('SIGTERM stops it after the requests in flight are answered', async () => {
     let answerNow = () => {};
-    const upstream = await startUpstream((_, res) => {
+    const upstream = await startServer((_, res) => {
       answerNow = () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":1}');
     });
     const proxy = await spawnProxy([], { ...ENV, INSTITUTION_API_URL: upstream.url });
@@ -414,7 +376,7 @@ describe('sign-proxy as an executable', () => {
       method: 'POST',
       body: prettyBody,
     });
-    while (upstream.received.length === 0) await new Promise((r) => setTimeout(r, 20));
+    while (upstream.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
     proxy.child.kill('SIGTERM');
     // It still answers the request it holds, then exits 0 on its own.
     await new Promise((r) => setTimeout(r, 200));

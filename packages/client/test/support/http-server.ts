@@ -11,6 +11,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** The body bytes exactly as received, decoded as UTF-8. */
   body: string;
+  /** The same bytes, undecoded. */
+  bytes: Buffer;
 }
 
 /** Answers the n-th request (0-based); may leave `response` unanswered to simulate a hang. */
@@ -28,11 +30,13 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      const bytes = Buffer.concat(chunks);
       const recorded = {
         method: req.method ?? '',
         url: req.url ?? '',
         headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
+        body: bytes.toString('utf8'),
+        bytes,
       };
       requests.push(recorded);
       handler(recorded, res, requests.length - 1);
