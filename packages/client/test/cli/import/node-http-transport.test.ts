@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { type AddressInfo, createServer } from 'node:net';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,6 +27,16 @@ afterEach(async () => {
 });
 
 const signal = () => new AbortController().signal;
+
+/** Listens on 127.0.0.1 and a free port; resolves to the port. */
+async function listenOnLoopback(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+function closed(server: Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
 
 describe('the import transport on node:http', () => {
   it('sends the method, URL, headers and exact body bytes, and returns status, headers and body text', async () => {
@@ -68,8 +78,7 @@ describe('the import transport on node:http', () => {
       request.on('end', () => response.end('{}'));
     });
     http.on('connection', () => connections++);
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    const { port } = http.address() as AddressInfo;
+    const port = await listenOnLoopback(http);
     const { send, close } = createNodeHttpTransport({ sockets: 2 });
     const exchange = {
       method: 'POST' as const,
@@ -87,15 +96,14 @@ describe('the import transport on node:http', () => {
       expect(connections).toBe(2);
     } finally {
       close();
-      await new Promise((resolve) => http.close(resolve));
+      await closed(http);
     }
   });
 
   it('rejects as fetch does when nothing listens: TypeError "fetch failed", the system code on its cause', async () => {
     const free = createServer();
-    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
-    const { port } = free.address() as AddressInfo;
-    await new Promise<void>((resolve) => free.close(() => resolve()));
+    const port = await listenOnLoopback(free);
+    await closed(free);
     transport = createNodeHttpTransport({ sockets: 1 });
     const sent = transport.send(
       { method: 'POST', url: `http://127.0.0.1:${port}/`, headers: {}, body: '{}' },
@@ -112,8 +120,7 @@ describe('the import transport on node:http', () => {
     const raw = createServer((socket) => {
       socket.once('data', () => socket.end('HTTP/1.1 999 Odd\r\nContent-Length: 2\r\n\r\n{}'));
     });
-    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
-    const { port } = raw.address() as AddressInfo;
+    const port = await listenOnLoopback(raw);
     transport = createNodeHttpTransport({ sockets: 1 });
     try {
       await expect(
@@ -123,7 +130,7 @@ describe('the import transport on node:http', () => {
         ),
       ).rejects.toMatchObject({ message: 'fetch failed', cause: expect.any(RangeError) });
     } finally {
-      await new Promise<void>((resolve) => raw.close(() => resolve()));
+      await closed(raw);
     }
   });
 
@@ -154,8 +161,7 @@ describe('the import transport on node:http', () => {
         { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
         (_request, response) => response.end('{}'),
       );
-      await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
-      const { port } = tls.address() as AddressInfo;
+      const port = await listenOnLoopback(tls);
       transport = createNodeHttpTransport({ sockets: 1 });
       try {
         await expect(
@@ -168,7 +174,7 @@ describe('the import transport on node:http', () => {
           cause: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' },
         });
       } finally {
-        await new Promise((resolve) => tls.close(resolve));
+        await closed(tls);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -182,8 +188,7 @@ describe('the import transport on node:http', () => {
       request.resume();
       request.on('end', () => response.end('{"via":"proxy"}'));
     });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const { port } = proxy.address() as AddressInfo;
+    const port = await listenOnLoopback(proxy);
     const exchange = {
       method: 'POST' as const,
       url: 'http://institution.invalid/api/v1/external/users',
@@ -208,7 +213,7 @@ describe('the import transport on node:http', () => {
       });
       expect(seen).toHaveLength(1);
     } finally {
-      await new Promise((resolve) => proxy.close(resolve));
+      await closed(proxy);
     }
   });
 
