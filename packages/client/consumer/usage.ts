@@ -45,7 +45,7 @@ export const users: UsersClient = createUsersClient({
   retry: { retries: DEFAULT_RETRY.retries, baseDelayMs: 250, maxDelayMs: 5000 },
   signature: { algorithm: 'sha256', encoding: 'hex' },
   headers: { 'User-Agent': 'my-integration/1.0' },
-  fetch: (request: Request) => fetch(request),
+  fetch: (input, init) => fetch(input, init),
 });
 
 const required = {

@@ -12,12 +12,19 @@ import { sendWithRetries } from './attempts.js';
 import type { RetryOptions } from './retry-policy.js';
 
 /**
- * The `fetch` the client sends with, called as `fetch(request, { signal })`, exactly like the
- * standard `fetch`. The attempt's `signal` (its timeout and the caller's abort) comes in `init`,
- * not on the `Request`; a `fetch` that ignores it still has its attempts ended on time (the
- * client stops waiting), but cannot have the connection cancelled.
+ * The `fetch` the client sends with, called like the standard `fetch` (any `typeof fetch`
+ * fits): `createUser` and `updateUser` call `fetch(url, { method, headers, body, signal })`
+ * with the signed body as a string, and the `raw` client calls `fetch(request, { signal })`
+ * with openapi-fetch's `Request`. A URL and an init spare a `Request` per attempt: the
+ * standard `fetch` builds one from its arguments anyway, a second one when handed a `Request`.
+ * The attempt's `signal` (its timeout and the caller's abort) always comes in `init`; a `fetch`
+ * that ignores it still has its attempts ended on time (the client stops waiting), but cannot
+ * have the connection cancelled.
  */
-export type FetchLike = (request: Request, init: { signal: AbortSignal }) => Promise<Response>;
+export type FetchLike = (
+  input: string | Request,
+  init: RequestInit & { signal: AbortSignal },
+) => Promise<Response>;
 
 /** Settings of {@link createResilientFetch}, already validated by the client. */
 export interface ResilientFetchOptions {

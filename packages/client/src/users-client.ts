@@ -25,8 +25,9 @@ export interface UsersClientOptions {
   secretKey: string;
   /**
    * The `fetch` to send with; defaults to `globalThis.fetch`. Inject one for tests or proxies.
-   * It is called as `fetch(request, { signal })`, like the standard `fetch`: honour `signal`,
-   * which ends the attempt (timeout or the caller's abort).
+   * It is called like the standard `fetch`: `fetch(url, { method, headers, body, signal })` by
+   * `createUser`/`updateUser`, `fetch(request, { signal })` by `raw` ({@link FetchLike}).
+   * Honour `signal`, which ends the attempt (timeout or the caller's abort).
    */
   fetch?: FetchLike;
   /** Hash and encoding of the signature; must match the service (default SHA-256, hex). */
@@ -128,10 +129,14 @@ export interface Answer {
  */
 export type Transport = (exchange: Exchange, signal: AbortSignal) => Promise<Answer>;
 
-/** The transport of every client made by {@link createUsersClient}: one `Request` to `fetch`. */
+/**
+ * The transport of every client made by {@link createUsersClient}: `fetch(url, init)`, not a
+ * `Request`, whose construction (body stream, header checks) is most of a call's own cost and
+ * which the standard `fetch` would copy into a second one.
+ */
 export function fetchTransport(fetch: FetchLike): Transport {
   return async ({ method, url, headers, body }, signal) => {
-    const response = await fetch(new Request(url, { method, body, headers }), { signal });
+    const response = await fetch(url, { method, headers, body, signal });
     return { response, text: await response.text() };
   };
 }
@@ -177,7 +182,7 @@ export function usersClientOver(
     throw new TypeError('baseUrl must not contain a user name or password');
   }
   if (headers !== undefined) new Headers(headers); // throws for a name or value HTTP refuses
-  const fetch: FetchLike = options.fetch ?? ((request, init) => globalThis.fetch(request, init));
+  const fetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const retry = resolveRetry(options.retry);
   const authorize = createAuthorize({ publicKey, secretKey, signature });
   const send = transport ?? fetchTransport(fetch);

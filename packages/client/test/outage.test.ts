@@ -16,6 +16,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUsersClient } from '../src/users-client.js';
 import { CREDENTIALS, momoAccountUser } from './support/examples.js';
+import { requestOf } from './support/recording-fetch.js';
 
 const unavailable = postgresUnavailableReason();
 // CI installs postgresql-15, so there a missing server fails the suite (in startPostgres) instead.
@@ -45,9 +46,9 @@ suite('createUser while the service database restarts', () => {
       // Backoff alone would retry at once (up to 250 ms, then 500 ms): only Retry-After spaces
       // the attempts by a second.
       retry: { retries: 4, baseDelayMs: 250, maxDelayMs: 5_000 },
-      fetch: async (request: Request, init?: RequestInit) => {
-        const body = await request.clone().text();
-        const response = await fetch(request, init);
+      fetch: async (input, init) => {
+        const body = await requestOf(input, init).text();
+        const response = await fetch(input, init);
         attempts.push({ at: performance.now(), status: response.status, body });
         return response;
       },

@@ -1,3 +1,5 @@
+import type { FetchLike } from '../../src/resilient-fetch.js';
+
 /**
  * An injected `fetch` that records what the client would put on the wire and answers from a
  * queue of canned responses, so unit tests need neither sockets nor global stubs.
@@ -14,9 +16,19 @@ export interface SentRequest {
   signal: AbortSignal | undefined;
 }
 
+/**
+ * What a call of an injected `fetch` sends, as a `Request`: the client passes a URL and an init
+ * (`createUser`/`updateUser`) or a `Request` (`raw`), as to the standard `fetch`. A `Request`
+ * is cloned, so the caller can still send it.
+ */
+export function requestOf(input: string | Request, init?: RequestInit): Request {
+  return typeof input === 'string' ? new Request(input, init) : input.clone();
+}
+
 export function recordingFetch(...answers: (() => Response)[]) {
   const sent: SentRequest[] = [];
-  const fetch = async (request: Request, init?: { signal?: AbortSignal }): Promise<Response> => {
+  const fetch: FetchLike = async (input, init) => {
+    const request = requestOf(input, init);
     const bytes = new Uint8Array(await request.arrayBuffer());
     sent.push({
       method: request.method,
@@ -24,7 +36,7 @@ export function recordingFetch(...answers: (() => Response)[]) {
       headers: request.headers,
       bytes,
       text: new TextDecoder().decode(bytes),
-      signal: init?.signal,
+      signal: init.signal,
     });
     const answer = answers[Math.min(sent.length, answers.length) - 1];
     if (answer === undefined) throw new Error('recordingFetch: no answer queued');

@@ -35,8 +35,8 @@ it('waits out Retry-After past the limit and creates every row; none failed', as
   const path = join(dir, 'customers.csv');
   await writeFile(path, customersCsv(12, ROWS));
   const statuses: number[] = [];
-  const { fetch } = recordingFetch(async (request, init) => {
-    const response = await globalThis.fetch(request, init);
+  const { fetch } = recordingFetch(async (input, init) => {
+    const response = await globalThis.fetch(input, init);
     statuses.push(response.status);
     return response;
   });

@@ -16,6 +16,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_USAGE } from '../../../src/cli/import/options.js';
 import { main, USAGE } from '../../../src/cli/main.js';
+import { requestOf } from '../../support/recording-fetch.js';
 import {
   csvLine,
   customer,
@@ -97,10 +98,10 @@ describe('import: outcomes and report', () => {
       'x@example.com,Ama', // line 12: a short row: invalid
     ];
     const path = await file(`${rows.join('\n')}\n`);
-    const { fetch, bodies } = recordingFetch((request, init) =>
+    const { fetch, bodies } = recordingFetch((input, init) =>
       bodies.at(-1)?.includes(failing.email)
         ? Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } }))
-        : globalThis.fetch(request, init),
+        : globalThis.fetch(input, init),
     );
     const { code, stdout } = await importCli([path, '--concurrency', '1'], {
       url: server.url,
@@ -294,9 +295,9 @@ describe('import: interruption and back-pressure', () => {
         interrupt = handler;
         return () => {};
       },
-      fetch: (request, init) => {
+      fetch: (input, init) => {
         if (++sent === 10) interrupt?.('SIGINT');
-        return globalThis.fetch(request, init);
+        return globalThis.fetch(input, init);
       },
     });
     expect(first.code).toBe(130);
@@ -319,14 +320,13 @@ describe('import: interruption and back-pressure', () => {
   it('--retry-failed sends the failed rows again; the report still has each row once', async () => {
     const path = await file(customersCsv(13, 4));
     const failing = customer(13, 2).email;
-    const { fetch } = recordingFetch((request, init) =>
-      request
-        .clone()
+    const { fetch } = recordingFetch((input, init) =>
+      requestOf(input, init)
         .text()
         .then((body) =>
           body.includes(failing)
             ? Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } }))
-            : globalThis.fetch(request, init),
+            : globalThis.fetch(input, init),
         ),
     );
     const first = await importCli([path], { url: server.url, fetch });

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { expect } from 'vitest';
 import { type ImportIo, runImport } from '../../../src/cli/import/run-import.js';
 import type { FetchLike } from '../../../src/resilient-fetch.js';
+import { requestOf } from '../../support/recording-fetch.js';
 
 /** The key pair the reference server of these tests is provisioned with. */
 export const KEYS = Object.freeze({
@@ -117,13 +118,11 @@ export async function importCli(
 }
 
 /** A `fetch` that records each request's body before sending it on. */
-export function recordingFetch(
-  send: FetchLike = (request, init) => globalThis.fetch(request, init),
-) {
+export function recordingFetch(send: FetchLike = (input, init) => globalThis.fetch(input, init)) {
   const bodies: string[] = [];
-  const fetch: FetchLike = async (request, init) => {
-    bodies.push(await request.clone().text());
-    return send(request, init);
+  const fetch: FetchLike = async (input, init) => {
+    bodies.push(await requestOf(input, init).text());
+    return send(input, init);
   };
   return { fetch, bodies };
 }

@@ -6,7 +6,7 @@ describe('the import in a worker', () => {
     const io = { env: process.env, stdout: () => {}, stderr: () => {} };
     expect(ownsProcess(io)).toBe(true);
     expect(ownsProcess({ ...io, env: { ...process.env } })).toBe(false);
-    expect(ownsProcess({ ...io, fetch: (request: Request) => fetch(request) })).toBe(false);
+    expect(ownsProcess({ ...io, fetch: (input, init) => fetch(input, init) })).toBe(false);
   });
 
   it('bounds both generations of its heap', () => {
