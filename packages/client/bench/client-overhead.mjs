@@ -3,8 +3,11 @@
  * Per-call overhead of the client against baselines measured in the same run. Every variant
  * POSTs the same user (the spec's MomoAccountUser example) to the same stubbed `fetch`, which
  * answers the spec's canned `201` without any network, so the figures are the client's own
- * cost: serialization, signing, `Request` copies, timeout signals, normalization. Plus signing
- * on its own against bare `node:crypto`, and the per-attempt timeout plumbing on its own.
+ * cost: serialization, signing, `Request` copies, timeout signals, normalization. Then the same
+ * two clients end to end with Node's own `fetch` against a local server in another process,
+ * timed by this process's CPU, so that what a stub does not do (`fetch` building its `Request`,
+ * the socket) is counted too. Plus signing on its own against bare `node:crypto`, and the
+ * per-attempt timeout plumbing on its own.
  *
  * Runs the built package (dist/), as consumers get it: `npm run bench` builds first.
  * Variants run interleaved, in rounds. Each figure is the median of the rounds' mean per-call
@@ -16,13 +19,15 @@
  * with one ratio per baseline of the group (named on the group's last line).
  *
  * Environment:
- *   BENCH_ROUNDS, BENCH_CALLS  rounds and calls per round (default 15 x 1000)
+ *   BENCH_ROUNDS, BENCH_CALLS  rounds and calls per round (default 15 x 1000; the end-to-end
+ *                              group makes a fifth of the calls)
  *   BENCH_CLOCK=cpu            time with process.cpuUsage() (this process's CPU, all threads)
  *                              instead of the wall clock: steadier on a shared machine
  *   BENCH_BEFORE=<dir>         also run createUser from another build of this package (its
  *                              dist/ directory, e.g. built from main), for before/after
  *                              figures taken in the same run
  */
+import { fork } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -84,8 +89,10 @@ const perCall = {
   'createUser, defaults, with a caller signal': () =>
     users.createUser(body, { signal: signals.createUser }),
 };
-if (process.env.BENCH_BEFORE) {
-  const before = await import(pathToFileURL(resolve(process.env.BENCH_BEFORE, 'index.js')).href);
+const before = process.env.BENCH_BEFORE
+  ? await import(pathToFileURL(resolve(process.env.BENCH_BEFORE, 'index.js')).href)
+  : undefined;
+if (before) {
   const old = before.createUsersClient(options);
   perCall['before: createUser, defaults'] = () => old.createUser(body);
   perCall['before: createUser, defaults, caller signal'] = () =>
@@ -105,8 +112,28 @@ const oneCall = (caller) =>
     caller,
   });
 
+const server = fork(new URL('./canned-answer-server.mjs', import.meta.url));
+const port = await new Promise((resolve) => server.once('message', resolve));
+const localUrl = `http://127.0.0.1:${port}`;
+const bareOverHttp = createClient({ baseUrl: localUrl });
+const usersOverHttp = createUsersClient({ baseUrl: localUrl, ...CREDENTIALS });
+const endToEnd = {
+  'bare openapi-fetch POST (no signing)': () =>
+    bareOverHttp.POST('/api/v1/external/users', { body }),
+  'createUser, defaults': () => usersOverHttp.createUser(body),
+};
+if (before) {
+  const old = before.createUsersClient({ baseUrl: localUrl, ...CREDENTIALS });
+  endToEnd['before: createUser, defaults'] = () => old.createUser(body);
+}
+
 const groups = {
   [`per call, ${Buffer.byteLength(bodyText)}-byte body, stubbed fetch`]: [perCall, 2],
+  "end to end: Node fetch to a local server in another process, this process's CPU": [
+    endToEnd,
+    1,
+    { calls: Math.max(1, Math.round(CALLS / 5)), clock: 'cpu' },
+  ],
   [`signing, ${Buffer.byteLength(bodyText)}-byte body`]: [
     {
       'node:crypto createHmac sha256 hex': async () => {
@@ -136,16 +163,16 @@ const groups = {
   ],
 };
 
-function now() {
-  if (!CPU_CLOCK) return performance.now() * 1000;
+function now(clock) {
+  if (clock !== 'cpu') return performance.now() * 1000;
   const { user, system } = process.cpuUsage();
   return user + system;
 }
 
-async function batch(fn) {
-  const started = now();
-  for (let i = 0; i < CALLS; i++) await fn();
-  return (now() - started) / CALLS;
+async function batch(fn, { calls = CALLS, clock = CPU_CLOCK ? 'cpu' : 'wall' } = {}) {
+  const started = now(clock);
+  for (let i = 0; i < calls; i++) await fn();
+  return (now(clock) - started) / calls;
 }
 
 const median = (values) => {
@@ -157,12 +184,12 @@ const clock = CPU_CLOCK ? 'CPU time (process.cpuUsage)' : 'wall clock';
 console.log(
   `node ${process.version}, ${ROUNDS} rounds x ${CALLS} calls, median of round means and of round ratios, ${clock}\n`,
 );
-for (const [title, [variants, baselineCount]] of Object.entries(groups)) {
+for (const [title, [variants, baselineCount, timing]] of Object.entries(groups)) {
   const entries = Object.entries(variants);
-  for (const [, fn] of entries) await batch(fn); // warm-up
+  for (const [, fn] of entries) await batch(fn, timing); // warm-up
   const samples = new Map(entries.map(([name]) => [name, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, fn] of entries) samples.get(name).push(await batch(fn));
+    for (const [name, fn] of entries) samples.get(name).push(await batch(fn, timing));
   }
   const baselines = entries.slice(0, baselineCount).map(([name]) => name);
   console.log(title);
@@ -183,3 +210,4 @@ for (const [title, [variants, baselineCount]] of Object.entries(groups)) {
   }
   console.log(`  (ratios against: ${baselines.map((name) => `"${name}"`).join(', ')})\n`);
 }
+server.disconnect();
