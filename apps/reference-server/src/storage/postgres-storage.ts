@@ -228,16 +228,19 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 const createAttempts = 3;
 
 /**
- * One batch of creates runs at a time; the creates asked for meanwhile go out together when it
- * ends. On a durable PostgreSQL (fsync on), each batch waits for its commit's flush, and the
- * longer that wait, the bigger the next batch: per create, 303 against 356 µs of server CPU and
- * 145 against 258 µs of PostgreSQL CPU than with two batches in flight (README, "PostgreSQL").
- * The next batch goes to PostgreSQL before the answers of the last are written (see batcher), so
- * that its statement and its flush overlap this process's work on those answers.
+ * Two batches of creates run at a time; the creates asked for meanwhile go out together when one
+ * ends. On a durable PostgreSQL (fsync on) each batch waits for its commit's flush: with one batch
+ * in flight, the server waited on it with nothing to do (busy 77% of the time in a profile at 10
+ * connections),
+ * and two in flight carry 8–11% more creates/s (three A/B comparisons, 20 interleaved runs, on
+ * 2026-11-26; a third batch gained nothing), at the price of smaller batches: 3–4 creates per
+ * commit instead of 4.5–5.7, and about 12% more of PostgreSQL's CPU per create (README, "Benchmark"
+ * and "Capacity"). The next batch goes to PostgreSQL before the answers of the last are written
+ * (see batcher), so that its statement and its flush overlap this process's work on those answers.
  * A batch still running after {@link batchStalledAfterMs} (a lock, a dead connection) lets the
- * next one go, so one stalled batch does not hold back every create.
+ * next one go, so stalled batches do not hold back every create.
  */
-const batchesInFlight = 1;
+const batchesInFlight = 2;
 const batchStalledAfterMs = 20;
 
 /**
