@@ -15,7 +15,7 @@ import { type CliIo, DEFAULT_API_URL, failureMessage } from '../main.js';
 import { ColumnError } from './columns.js';
 import { type Inspected, inspect } from './inspect.js';
 import { type Journal, JournalError, openJournal } from './journal.js';
-import { createNodeHttpTransport } from './node-http-transport.js';
+import { createNodeHttpTransport, type NodeHttpTransport } from './node-http-transport.js';
 import { IMPORT_USAGE, type ImportOptions, MAX_CONCURRENCY, parseImportArgs } from './options.js';
 import { type Outcome, type ReportEntry, settle } from './outcome.js';
 import { createProgress, formatDuration, number, type Progress } from './progress.js';
@@ -207,8 +207,15 @@ async function send(
 ): Promise<number> {
   const started = performance.now();
   const window = new SendWindow(options.concurrency);
-  const http = createNodeHttpTransport({ sockets: options.concurrency });
-  const base: Transport = io.fetch === undefined ? http.send : fetchTransport(io.fetch);
+  // An injected `fetch` (tests, a caller's own) replaces the node:http transport altogether.
+  let http: NodeHttpTransport | undefined;
+  let base: Transport;
+  if (io.fetch === undefined) {
+    http = createNodeHttpTransport({ sockets: options.concurrency });
+    base = http.send;
+  } else {
+    base = fetchTransport(io.fetch);
+  }
   // Every attempt's answer passes here, the client's own retries included: a 429 or 503 halves
   // the window at once, before the client has spent its retries on it.
   const observed: Transport = async (exchange, signal) => {
@@ -409,7 +416,7 @@ async function send(
     report.flush();
     journal.sync();
     progress.stop();
-    http.close();
+    http?.close();
   }
 
   const seconds = (performance.now() - started) / 1000;

@@ -28,6 +28,9 @@ afterEach(async () => {
 
 const signal = () => new AbortController().signal;
 
+/** An attempt that POSTs `{}` to `url` with no headers of its own. */
+const emptyPost = (url: string) => ({ method: 'POST' as const, url, headers: {}, body: '{}' });
+
 /** Listens on 127.0.0.1 and a free port; resolves to the port. */
 async function listenOnLoopback(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -105,10 +108,7 @@ describe('the import transport on node:http', () => {
     const port = await listenOnLoopback(free);
     await closed(free);
     transport = createNodeHttpTransport({ sockets: 1 });
-    const sent = transport.send(
-      { method: 'POST', url: `http://127.0.0.1:${port}/`, headers: {}, body: '{}' },
-      signal(),
-    );
+    const sent = transport.send(emptyPost(`http://127.0.0.1:${port}/`), signal());
     await expect(sent).rejects.toThrow(TypeError);
     await expect(sent).rejects.toMatchObject({
       message: 'fetch failed',
@@ -124,10 +124,7 @@ describe('the import transport on node:http', () => {
     transport = createNodeHttpTransport({ sockets: 1 });
     try {
       await expect(
-        transport.send(
-          { method: 'POST', url: `http://127.0.0.1:${port}/`, headers: {}, body: '{}' },
-          signal(),
-        ),
+        transport.send(emptyPost(`http://127.0.0.1:${port}/`), signal()),
       ).rejects.toMatchObject({ message: 'fetch failed', cause: expect.any(RangeError) });
     } finally {
       await closed(raw);
@@ -165,10 +162,7 @@ describe('the import transport on node:http', () => {
       transport = createNodeHttpTransport({ sockets: 1 });
       try {
         await expect(
-          transport.send(
-            { method: 'POST', url: `https://127.0.0.1:${port}/`, headers: {}, body: '{}' },
-            signal(),
-          ),
+          transport.send(emptyPost(`https://127.0.0.1:${port}/`), signal()),
         ).rejects.toMatchObject({
           message: 'fetch failed',
           cause: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' },
@@ -189,12 +183,7 @@ describe('the import transport on node:http', () => {
       request.on('end', () => response.end('{"via":"proxy"}'));
     });
     const port = await listenOnLoopback(proxy);
-    const exchange = {
-      method: 'POST' as const,
-      url: 'http://institution.invalid/api/v1/external/users',
-      headers: {},
-      body: '{}',
-    };
+    const exchange = emptyPost('http://institution.invalid/api/v1/external/users');
     const env = { HTTP_PROXY: `http://127.0.0.1:${port}` };
     try {
       transport = createNodeHttpTransport({
@@ -221,10 +210,7 @@ describe('the import transport on node:http', () => {
     server = await startServer(() => {}); // never answers
     transport = createNodeHttpTransport({ sockets: 1 });
     const controller = new AbortController();
-    const sent = transport.send(
-      { method: 'POST', url: `${server.url}/`, headers: {}, body: '{}' },
-      controller.signal,
-    );
+    const sent = transport.send(emptyPost(`${server.url}/`), controller.signal);
     await expect.poll(() => server?.requests.length).toBe(1);
     controller.abort();
     await expect(sent).rejects.toMatchObject({ name: 'AbortError' });
