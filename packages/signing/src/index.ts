@@ -21,4 +21,19 @@ export {
   type ParsedAuthorization,
   parseAuthorization,
 } from './authorization-header.js';
+export {
+  type ContentDigestAlgorithm,
+  DEFAULT_MAX_SKEW_SECONDS,
+  DEFAULT_SIGNATURE_LABEL,
+  MESSAGE_SIGNATURE_ALGORITHM,
+  type MessageSignatureFailure,
+  type MessageSignatureHeaders,
+  type MessageSignatureOptions,
+  type MessageSignatureVerdict,
+  type MessageToSign,
+  type ReceivedMessage,
+  signatureBaseFor,
+  type VerifyMessageSignatureOptions,
+} from './message-signature.js';
+export { signMessage, verifyMessageSignature } from './message-signature-web.js';
 export { sign, signBody, signQuery, verify } from './web-crypto.js';

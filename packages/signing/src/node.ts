@@ -23,6 +23,21 @@ export {
   type ParsedAuthorization,
   parseAuthorization,
 } from './authorization-header.js';
+export {
+  type ContentDigestAlgorithm,
+  DEFAULT_MAX_SKEW_SECONDS,
+  DEFAULT_SIGNATURE_LABEL,
+  MESSAGE_SIGNATURE_ALGORITHM,
+  type MessageSignatureFailure,
+  type MessageSignatureHeaders,
+  type MessageSignatureOptions,
+  type MessageSignatureVerdict,
+  type MessageToSign,
+  type ReceivedMessage,
+  signatureBaseFor,
+  type VerifyMessageSignatureOptions,
+} from './message-signature.js';
+export { signMessageSync, verifyMessageSignatureSync } from './message-signature-node.js';
 
 function hmac(message: string | Uint8Array, secretKey: string, options?: SignatureOptions) {
   const resolved = resolveOptions(options);

@@ -9,9 +9,10 @@
 import { createHmac, createSecretKey } from 'node:crypto';
 import { assertSecretKey, resolveOptions, type SignatureOptions } from './algorithms.js';
 import { assertMessage } from './encoding.js';
-import type { Signer, SignerRuntime } from './signer.js';
+import { signMessageSync } from './message-signature-node.js';
+import type { MessageSigner, MessageSignerOptions, Signer, SignerRuntime } from './signer.js';
 
-export type { Signer, SignerRuntime } from './signer.js';
+export type { MessageSigner, MessageSignerOptions, Signer, SignerRuntime } from './signer.js';
 
 /** This entry point's implementation: `node:crypto`. */
 export const SIGNER_RUNTIME: SignerRuntime = 'node:crypto';
@@ -33,4 +34,13 @@ export function createSigner(secretKey: string, options?: SignatureOptions): Sig
     // JSON.stringify output is always well-formed, and lone surrogates become U+FFFD either way).
     return createHmac(algorithm, key).update(message).digest(encoding);
   };
+}
+
+/**
+ * A {@link MessageSigner} on `node:crypto`: checks the options once (throws for an empty key id
+ * or secret, never with the secret in the message), then signs each request synchronously.
+ */
+export function createMessageSigner(options: MessageSignerOptions): MessageSigner {
+  signMessageSync({ method: 'POST', url: 'http://check.invalid/' }, options);
+  return (message) => signMessageSync(message, options);
 }

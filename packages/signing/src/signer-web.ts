@@ -7,10 +7,12 @@
  * @module
  */
 import { assertSecretKey, resolveOptions, type SignatureOptions } from './algorithms.js';
-import type { Signer, SignerRuntime } from './signer.js';
+import { hmacKeyBytes } from './message-signature.js';
+import { signMessage } from './message-signature-web.js';
+import type { MessageSigner, MessageSignerOptions, Signer, SignerRuntime } from './signer.js';
 import { sign } from './web-crypto.js';
 
-export type { Signer, SignerRuntime } from './signer.js';
+export type { MessageSigner, MessageSignerOptions, Signer, SignerRuntime } from './signer.js';
 
 /** This entry point's implementation: Web Crypto. */
 export const SIGNER_RUNTIME: SignerRuntime = 'web-crypto';
@@ -25,4 +27,16 @@ export function createSigner(secretKey: string, options?: SignatureOptions): Sig
   const resolved = resolveOptions(options);
   assertSecretKey(secretKey);
   return (message) => sign(message, secretKey, resolved);
+}
+
+/**
+ * A {@link MessageSigner} on Web Crypto: checks the key id and secret once (throws for empty
+ * ones, never with the secret in the message), then gives a `Promise` of each request's headers.
+ */
+export function createMessageSigner(options: MessageSignerOptions): MessageSigner {
+  hmacKeyBytes(options.secretKey);
+  if (typeof options.keyId !== 'string' || options.keyId.length === 0) {
+    throw new TypeError('keyId must be a non-empty string');
+  }
+  return (message) => signMessage(message, options);
 }

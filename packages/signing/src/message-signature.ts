@@ -1,0 +1,443 @@
+/**
+ * RFC 9421 HTTP Message Signatures, `alg="hmac-sha256"`, as the spec's security scheme
+ * `MessageSignature` and its Assumptions ("Message signatures") describe them: the runtime-free
+ * part (the signature base, the structured fields, the rules a signature must meet). The
+ * cryptography is done by `message-signature-node.ts` (node:crypto) and
+ * `message-signature-web.ts` (Web Crypto), which share everything here, so both produce and
+ * accept exactly the same headers.
+ *
+ * `Signature-Input`, `Signature` and `Content-Digest` are RFC 8941/9651 dictionaries: they are
+ * parsed and serialized by `structured-headers`, never by a regular expression.
+ *
+ * @module
+ */
+import {
+  type BareItem,
+  type InnerList,
+  type Item,
+  type Parameters,
+  parseDictionary,
+  serializeDictionary,
+  serializeInnerList,
+  serializeItem,
+} from 'structured-headers';
+import { bytesToBase64 } from './encoding.js';
+
+/** The only algorithm accepted (RFC 9421 §3.3.3), keyed with the secret key's UTF-8 bytes. */
+export const MESSAGE_SIGNATURE_ALGORITHM = 'hmac-sha256';
+
+/** The label a signature gets unless told otherwise. Verifiers accept any label. */
+export const DEFAULT_SIGNATURE_LABEL = 'sig1';
+
+/** How far `created` may be from the verifier's clock, in seconds (spec: "Message signatures"). */
+export const DEFAULT_MAX_SKEW_SECONDS = 300;
+
+/** The Content-Digest algorithms of RFC 9530 that are produced and checked. */
+export type ContentDigestAlgorithm = 'sha-256' | 'sha-512';
+
+/** A request about to be sent. */
+export interface MessageToSign {
+  /** `POST`, `PUT`, … as sent. */
+  method: string;
+  /** The absolute target URI the request is sent to (`@path`, `@authority`… derive from it). */
+  url: string | URL;
+  /**
+   * The exact bytes of the body as sent (a string is UTF-8 encoded). When given, a
+   * `Content-Digest` of them is made and covered.
+   */
+  body?: string | Uint8Array | undefined;
+  /** Other header fields, for signatures that cover them (lowercase names). */
+  headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/** What a signature is made with. */
+export interface MessageSignatureOptions {
+  /** The public key of the `Authorization` header; sent as `keyid`. */
+  keyId: string;
+  /**
+   * The HMAC key: the secret key as a string (its UTF-8 bytes are the key, as for the
+   * `Authorization` header), or raw key bytes (as in RFC 9421's own examples).
+   */
+  secretKey: string | Uint8Array;
+  /** UNIX seconds; the current time when omitted. */
+  created?: number | undefined;
+  /** UNIX seconds after which the signature is refused; none when omitted. */
+  expires?: number | undefined;
+  /** Unique per request; 16 random bytes, base64url, when omitted. */
+  nonce?: string | undefined;
+  /** The dictionary key of the signature; `sig1` when omitted. */
+  label?: string | undefined;
+  /** `sha-256` (default) or `sha-512`. */
+  digest?: ContentDigestAlgorithm | undefined;
+  /**
+   * Covered components; `"@method" "@path" "content-digest"` when omitted (without
+   * `content-digest` for a request without a body).
+   */
+  components?: readonly string[] | undefined;
+}
+
+/** The fields to add to the request, with lowercase names. */
+export interface MessageSignatureHeaders {
+  /** Present when the request has a body. */
+  'content-digest'?: string;
+  'signature-input': string;
+  signature: string;
+}
+
+/** A request as received, for verification. */
+export interface ReceivedMessage {
+  method: string;
+  /** The absolute target URI as received: `scheme://host[:port]/path?query`. */
+  url: string | URL;
+  /** A field's value by lowercase name (repeated fields joined with `, `), or undefined. */
+  header: (name: string) => string | undefined;
+  /** The exact bytes received; empty when there is no body. */
+  body: Uint8Array;
+}
+
+/** What a message signature is checked against. */
+export interface VerifyMessageSignatureOptions {
+  /** The public key of the request's `Authorization` header: the `keyid` looked for. */
+  keyId: string;
+  /** That key pair's secret key (UTF-8 bytes), or raw key bytes. */
+  secretKey: string | Uint8Array;
+  /** UNIX seconds; the current time when omitted. */
+  now?: number | undefined;
+  /** How far `created` may be from `now`; {@link DEFAULT_MAX_SKEW_SECONDS} when omitted. */
+  maxSkewSeconds?: number | undefined;
+}
+
+/** Why a present message signature was refused (logged, never answered: every refusal is one 401). */
+export type MessageSignatureFailure =
+  | 'malformed'
+  | 'no-signature-for-key'
+  | 'unsupported-algorithm'
+  | 'missing-required-component'
+  | 'missing-created'
+  | 'missing-nonce'
+  | 'stale'
+  | 'expired'
+  | 'content-digest-mismatch'
+  | 'wrong-signature';
+
+/** The outcome of checking a request's message signature. */
+export type MessageSignatureVerdict =
+  | { status: 'absent' }
+  | {
+      status: 'valid';
+      label: string;
+      nonce: string;
+      created: number;
+      expires?: number;
+    }
+  | { status: 'invalid'; reason: MessageSignatureFailure };
+
+/** The signature base and headers of a signature, short of its MAC. */
+export interface SignaturePlan {
+  label: string;
+  /** The `Signature-Input` member's value, also the `@signature-params` line's. */
+  signatureParams: string;
+  /** The exact text the HMAC covers (RFC 9421 §2.5). */
+  base: string;
+  contentDigest: string | undefined;
+}
+
+/** A received signature ready for its MAC check. */
+export interface SignatureToCheck {
+  label: string;
+  base: string;
+  /** The presented MAC. */
+  mac: Uint8Array;
+  nonce: string;
+  created: number;
+  expires: number | undefined;
+  /** `Content-Digest` to check against the body, when covered or when there is a body. */
+  contentDigest: string | undefined;
+}
+
+/** Hash names of the Content-Digest algorithms, as node:crypto and Web Crypto spell them. */
+export const CONTENT_DIGEST_HASH = Object.freeze({
+  'sha-256': { node: 'sha256', web: 'SHA-256' },
+  'sha-512': { node: 'sha512', web: 'SHA-512' },
+} as const);
+
+class UnusableComponent extends Error {}
+
+const utf8 = new TextEncoder();
+
+/** A string is the key's UTF-8 bytes; bytes are the key itself. */
+export function hmacKeyBytes(secretKey: string | Uint8Array): Uint8Array<ArrayBuffer> {
+  if (typeof secretKey === 'string') {
+    if (secretKey.length === 0) throw new TypeError('secretKey must be a non-empty string');
+    return utf8.encode(secretKey);
+  }
+  if (!(secretKey instanceof Uint8Array) || secretKey.length === 0) {
+    throw new TypeError('secretKey must be a non-empty string or Uint8Array');
+  }
+  return new Uint8Array(secretKey);
+}
+
+/** The body's bytes (a string is UTF-8 encoded), or undefined for a request without one. */
+export function bodyBytes(body: string | Uint8Array | undefined): Uint8Array | undefined {
+  return typeof body === 'string' ? utf8.encode(body) : body;
+}
+
+/** `sha-256=:<base64>:` (RFC 9530 §2). */
+export function formatContentDigest(algorithm: ContentDigestAlgorithm, digest: Uint8Array): string {
+  return serializeDictionary(new Map([[algorithm, [new Uint8Array(digest), new Map()]]]));
+}
+
+/**
+ * The digests a `Content-Digest` field claims, by supported algorithm; undefined when it is not
+ * a dictionary of byte sequences or names no algorithm this side supports.
+ */
+export function parseContentDigest(
+  value: string,
+): Map<ContentDigestAlgorithm, Uint8Array> | undefined {
+  let dictionary: ReturnType<typeof parseDictionary>;
+  try {
+    dictionary = parseDictionary(value);
+  } catch {
+    return undefined;
+  }
+  const claims = new Map<ContentDigestAlgorithm, Uint8Array>();
+  for (const [name, member] of dictionary) {
+    if (name !== 'sha-256' && name !== 'sha-512') continue;
+    const item = member[0];
+    if (!(item instanceof ArrayBuffer)) return undefined;
+    claims.set(name, new Uint8Array(item));
+  }
+  return claims.size === 0 ? undefined : claims;
+}
+
+/** 16 random bytes, base64url without padding. */
+export function randomNonce(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return bytesToBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function componentValue(
+  item: Item,
+  url: URL,
+  method: string,
+  header: (name: string) => string | undefined,
+): string {
+  const [name, params] = item;
+  // Parameters (`;sf`, `;key`, `;bs`, `;req`, `;tr`) change what a component means; none is
+  // needed for this API, and accepting one without applying it would sign the wrong bytes.
+  if (typeof name !== 'string' || params.size > 0) throw new UnusableComponent();
+  switch (name) {
+    case '@method':
+      return method;
+    case '@target-uri':
+      return url.href;
+    case '@authority':
+      return url.host;
+    case '@scheme':
+      return url.protocol.slice(0, -1);
+    case '@request-target':
+      return url.pathname + url.search;
+    case '@path':
+      return url.pathname;
+    case '@query':
+      return url.search === '' ? '?' : url.search;
+    default: {
+      if (name.startsWith('@') || name !== name.toLowerCase()) throw new UnusableComponent();
+      const value = header(name);
+      if (value === undefined) throw new UnusableComponent();
+      return value.trim();
+    }
+  }
+}
+
+/**
+ * The signature base of RFC 9421 §2.5: one line per covered component, then the
+ * `@signature-params` line, joined by LF with none at the end. `innerList` is the member of
+ * `Signature-Input` (its components and parameters), re-serialized canonically as the RFC
+ * requires. Throws for a component this side cannot derive (a missing field, an unknown
+ * derived component or a component parameter).
+ */
+export function signatureBase(
+  message: Pick<ReceivedMessage, 'method' | 'url' | 'header'>,
+  innerList: InnerList,
+): string {
+  const url = typeof message.url === 'string' ? new URL(message.url) : message.url;
+  const seen = new Set<string>();
+  let base = '';
+  for (const item of innerList[0]) {
+    const identifier = serializeItem(item);
+    if (seen.has(identifier)) throw new UnusableComponent();
+    seen.add(identifier);
+    base += `${identifier}: ${componentValue(item, url, message.method, message.header)}\n`;
+  }
+  return `${base}"@signature-params": ${serializeInnerList(innerList)}`;
+}
+
+/**
+ * The signature base for a `Signature-Input` field value and one of its labels, as any verifier
+ * computes it; throws when the label is missing or a component cannot be derived. Exposed for
+ * implementers checking their own base against this one (and RFC 9421's examples).
+ */
+export function signatureBaseFor(
+  message: Pick<ReceivedMessage, 'method' | 'url' | 'header'>,
+  signatureInput: string,
+  label: string,
+): string {
+  const member = parseDictionary(signatureInput).get(label);
+  if (member === undefined || !Array.isArray(member[0])) {
+    throw new RangeError(`Signature-Input has no inner list labelled ${label}`);
+  }
+  return signatureBase(message, member as InnerList);
+}
+
+/** Everything of a signature but the MAC; `contentDigest` is the body's, when it has one. */
+export function planMessageSignature(
+  message: MessageToSign,
+  options: MessageSignatureOptions,
+  contentDigest: string | undefined,
+): SignaturePlan {
+  const { keyId, label = DEFAULT_SIGNATURE_LABEL } = options;
+  if (typeof keyId !== 'string' || keyId.length === 0) {
+    throw new TypeError('keyId must be a non-empty string');
+  }
+  const components =
+    options.components ??
+    (contentDigest === undefined ? ['@method', '@path'] : ['@method', '@path', 'content-digest']);
+  const params: Parameters = new Map<string, BareItem>([
+    ['created', options.created ?? Math.floor(Date.now() / 1000)],
+  ]);
+  if (options.expires !== undefined) params.set('expires', options.expires);
+  params.set('nonce', options.nonce ?? randomNonce());
+  params.set('keyid', keyId);
+  params.set('alg', MESSAGE_SIGNATURE_ALGORITHM);
+  const innerList: InnerList = [components.map((name) => [name, new Map()]), params];
+  const headers = { ...message.headers };
+  if (contentDigest !== undefined) headers['content-digest'] = contentDigest;
+  let base: string;
+  try {
+    base = signatureBase(
+      { method: message.method, url: message.url, header: (name) => headers[name] },
+      innerList,
+    );
+  } catch (error) {
+    if (error instanceof UnusableComponent) {
+      throw new RangeError(
+        'A covered component cannot be signed: give its header, or cover no parameters',
+      );
+    }
+    throw error;
+  }
+  return { label, signatureParams: serializeInnerList(innerList), base, contentDigest };
+}
+
+/** The headers of a planned signature once its MAC is computed. */
+export function finishMessageSignature(
+  plan: SignaturePlan,
+  mac: Uint8Array,
+): MessageSignatureHeaders {
+  const headers: MessageSignatureHeaders = {
+    'signature-input': `${plan.label}=${plan.signatureParams}`,
+    signature: serializeDictionary(new Map([[plan.label, [new Uint8Array(mac), new Map()]]])),
+  };
+  if (plan.contentDigest !== undefined) headers['content-digest'] = plan.contentDigest;
+  return headers;
+}
+
+/**
+ * Reads the signature a request carries for `keyId` and checks every rule that needs no key:
+ * the covered components (`@method`, `@path` or `@target-uri`, and `content-digest` when there
+ * is a body), `alg`, `created` within the skew, `expires`, a `nonce`. The MAC and the
+ * Content-Digest are checked by the caller, with its cryptography.
+ */
+export function readMessageSignature(
+  message: ReceivedMessage,
+  options: VerifyMessageSignatureOptions,
+):
+  | { status: 'absent' }
+  | { status: 'invalid'; reason: MessageSignatureFailure }
+  | ({ status: 'ready' } & SignatureToCheck) {
+  const inputField = message.header('signature-input');
+  const signatureField = message.header('signature');
+  if (inputField === undefined && signatureField === undefined) return { status: 'absent' };
+  const invalid = (reason: MessageSignatureFailure) => ({ status: 'invalid' as const, reason });
+  if (inputField === undefined || signatureField === undefined) return invalid('malformed');
+  let inputs: ReturnType<typeof parseDictionary>;
+  let signatures: ReturnType<typeof parseDictionary>;
+  try {
+    inputs = parseDictionary(inputField);
+    signatures = parseDictionary(signatureField);
+  } catch {
+    return invalid('malformed');
+  }
+  // Other parties (a gateway, say) may add signatures of their own: only ours is checked.
+  let label: string | undefined;
+  let innerList: InnerList | undefined;
+  for (const [name, member] of inputs) {
+    if (Array.isArray(member[0]) && member[1].get('keyid') === options.keyId) {
+      label = name;
+      innerList = member as InnerList;
+      break;
+    }
+  }
+  if (label === undefined || innerList === undefined) return invalid('no-signature-for-key');
+  const presented = signatures.get(label)?.[0];
+  if (!(presented instanceof ArrayBuffer)) return invalid('malformed');
+  const params = innerList[1];
+  const alg = params.get('alg');
+  if (alg !== undefined && alg !== MESSAGE_SIGNATURE_ALGORITHM) {
+    return invalid('unsupported-algorithm');
+  }
+  const covered = new Set(innerList[0].map(([name]) => name));
+  const digestCovered = covered.has('content-digest');
+  if (
+    !covered.has('@method') ||
+    !(covered.has('@path') || covered.has('@target-uri')) ||
+    (message.body.length > 0 && !digestCovered)
+  ) {
+    return invalid('missing-required-component');
+  }
+  const created = params.get('created');
+  if (typeof created !== 'number' || !Number.isInteger(created)) return invalid('missing-created');
+  const nonce = params.get('nonce');
+  if (typeof nonce !== 'string' || nonce.length === 0) return invalid('missing-nonce');
+  const now = options.now ?? Math.floor(Date.now() / 1000);
+  const skew = options.maxSkewSeconds ?? DEFAULT_MAX_SKEW_SECONDS;
+  if (Math.abs(now - created) > skew) return invalid('stale');
+  const expires = params.get('expires');
+  if (expires !== undefined && (typeof expires !== 'number' || expires <= now)) {
+    return invalid('expired');
+  }
+  let base: string;
+  try {
+    base = signatureBase(message, innerList);
+  } catch (error) {
+    if (error instanceof UnusableComponent || error instanceof TypeError) {
+      return invalid('malformed');
+    }
+    throw error;
+  }
+  return {
+    status: 'ready',
+    label,
+    base,
+    mac: new Uint8Array(presented),
+    nonce,
+    created,
+    expires,
+    contentDigest: digestCovered ? (message.header('content-digest') ?? '') : undefined,
+  };
+}
+
+/** The verdict once the MAC (and the Content-Digest, when covered) have been checked. */
+export function verdictOf(
+  read: SignatureToCheck,
+  digestMatches: boolean,
+  macMatches: boolean,
+): MessageSignatureVerdict {
+  if (!digestMatches) return { status: 'invalid', reason: 'content-digest-mismatch' };
+  if (!macMatches) return { status: 'invalid', reason: 'wrong-signature' };
+  const { label, nonce, created, expires } = read;
+  return expires === undefined
+    ? { status: 'valid', label, nonce, created }
+    : { status: 'valid', label, nonce, created, expires };
+}
