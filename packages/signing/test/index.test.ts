@@ -36,6 +36,12 @@ function moduleGraph(entry: string): Map<string, string> {
   return seen;
 }
 
+/**
+ * Relative modules, and `structured-headers` (RFC 8941/9651, pure ECMAScript, no `node:`
+ * imports) for the fields of message signatures.
+ */
+const ALLOWED_IMPORT = /^(?:\.\/[\w-]+\.js|structured-headers)$/;
+
 describe('Web Crypto entry point (src/index.ts)', () => {
   const graph = moduleGraph('index.ts');
 
@@ -46,14 +52,16 @@ describe('Web Crypto entry point (src/index.ts)', () => {
       'encoding.ts',
       'index.ts',
       'json.ts',
+      'message-signature-web.ts',
+      'message-signature.ts',
       'web-crypto.ts',
     ]);
   });
 
-  it('imports nothing but its own relative modules: no node: built-ins, no packages', () => {
+  it('imports nothing but its own relative modules and the structured-fields parser: no node: built-ins', () => {
     for (const [file, source] of graph) {
       for (const specifier of specifiers(source)) {
-        expect(specifier, `${file} imports ${specifier}`).toMatch(/^\.\/[\w-]+\.js$/);
+        expect(specifier, `${file} imports ${specifier}`).toMatch(ALLOWED_IMPORT);
       }
       expect(source, file).not.toMatch(/['"]node:/);
     }
@@ -68,13 +76,19 @@ describe('Web Crypto entry point (src/index.ts)', () => {
 
   it('exports exactly the public API', () => {
     expect(Object.keys(index).sort()).toEqual([
+      'DEFAULT_MAX_SKEW_SECONDS',
+      'DEFAULT_SIGNATURE_LABEL',
       'DEFAULT_SIGNATURE_OPTIONS',
+      'MESSAGE_SIGNATURE_ALGORITHM',
       'formatAuthorization',
       'parseAuthorization',
       'sign',
       'signBody',
+      'signMessage',
       'signQuery',
+      'signatureBaseFor',
       'verify',
+      'verifyMessageSignature',
     ]);
   });
 });
@@ -87,6 +101,8 @@ describe("the signer entry point's Web Crypto side (src/signer-web.ts)", () => {
       'algorithms.ts',
       'encoding.ts',
       'json.ts',
+      'message-signature-web.ts',
+      'message-signature.ts',
       'signer-web.ts',
       'signer.ts',
       'web-crypto.ts',
@@ -96,7 +112,7 @@ describe("the signer entry point's Web Crypto side (src/signer-web.ts)", () => {
   it('imports nothing but its own relative modules and uses no Node-only globals', () => {
     for (const [file, source] of graph) {
       for (const specifier of specifiers(source)) {
-        expect(specifier, `${file} imports ${specifier}`).toMatch(/^\.\/[\w-]+\.js$/);
+        expect(specifier, `${file} imports ${specifier}`).toMatch(ALLOWED_IMPORT);
       }
       const code = source.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
       expect(code, file).not.toMatch(/\b(?:Buffer|process|require|__dirname|setImmediate)\b/);
@@ -118,12 +134,18 @@ describe('package.json exports of ./signer', () => {
 describe('node entry point (src/node.ts)', () => {
   it('exports the sync functions and the shared helpers', () => {
     expect(Object.keys(nodeEntry).sort()).toEqual([
+      'DEFAULT_MAX_SKEW_SECONDS',
+      'DEFAULT_SIGNATURE_LABEL',
       'DEFAULT_SIGNATURE_OPTIONS',
+      'MESSAGE_SIGNATURE_ALGORITHM',
       'formatAuthorization',
       'parseAuthorization',
       'signBodySync',
+      'signMessageSync',
       'signQuerySync',
       'signSync',
+      'signatureBaseFor',
+      'verifyMessageSignatureSync',
       'verifySync',
     ]);
   });
@@ -132,5 +154,6 @@ describe('node entry point (src/node.ts)', () => {
     expect(nodeEntry.parseAuthorization).toBe(index.parseAuthorization);
     expect(nodeEntry.formatAuthorization).toBe(index.formatAuthorization);
     expect(nodeEntry.DEFAULT_SIGNATURE_OPTIONS).toBe(index.DEFAULT_SIGNATURE_OPTIONS);
+    expect(nodeEntry.signatureBaseFor).toBe(index.signatureBaseFor);
   });
 });

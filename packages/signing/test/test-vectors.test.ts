@@ -7,10 +7,16 @@
  * web-crypto.test.ts, node.test.ts and signer.test.ts.
  */
 import { execFileSync } from 'node:child_process';
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { bodyBytes, vectorFile, vectors } from './support/vectors.js';
+import {
+  bodyBytes,
+  type MessageSignatureVector,
+  messageSignatureVectors,
+  vectorFile,
+  vectors,
+} from './support/vectors.js';
 
 /** The interface's request fields (section 2.1): every vector body uses these and no others. */
 const USER_INPUT_FIELDS = new Set([
@@ -164,4 +170,46 @@ describe('test-vectors.json', () => {
     const mac = Buffer.from(first?.signature ?? '', 'hex');
     expect(text).toContain(`\`${mac.toString('base64')}\``);
   });
+});
+
+describe('test-vectors.json: message signatures', () => {
+  const keyOf = (v: MessageSignatureVector) =>
+    v.secretKeyBase64 === undefined
+      ? Buffer.from(v.secretKey ?? '', 'utf8')
+      : Buffer.from(v.secretKeyBase64, 'base64');
+
+  it("starts with RFC 9421's own hmac-sha256 example, then ours", () => {
+    expect(messageSignatureVectors[0]?.signature).toBe(
+      'sig-b25=:pxcQw6G3AjtMBQjwo8XzkZf/bws5LelbaMk5rGIGtE8=:',
+    );
+    expect(messageSignatureVectors.length).toBeGreaterThanOrEqual(4);
+    for (const v of messageSignatureVectors.slice(1)) {
+      expect(v.secretKey, v.name).toMatch(/^(test_secret_|demo-secret-key-)/);
+      expect(v.signatureInput, v.name).toMatch(
+        /=\("@method" "@path" "content-digest"\);created=\d+;(expires=\d+;)?nonce="[^"]+";keyid="[^"]+";alg="hmac-sha256"$/,
+      );
+    }
+  });
+
+  it.each(messageSignatureVectors.map((v) => [v.name, v] as const))(
+    '%s: Content-Digest and signature recomputed with bare node:crypto',
+    (_, v) => {
+      const body = Buffer.from(v.bodyBase64, 'base64');
+      expect(body.equals(Buffer.from(v.body, 'utf8'))).toBe(true);
+      const [, algorithm, digest] = /^(sha-256|sha-512)=:(.+):$/.exec(v.contentDigest) ?? [];
+      expect(
+        createHash((algorithm ?? '').replace('-', ''))
+          .update(body)
+          .digest('base64'),
+      ).toBe(digest);
+      const label = v.signatureInput.slice(0, v.signatureInput.indexOf('='));
+      expect(
+        v.signatureBase.endsWith(
+          `"@signature-params": ${v.signatureInput.slice(label.length + 1)}`,
+        ),
+      ).toBe(true);
+      const mac = createHmac('sha256', keyOf(v)).update(v.signatureBase).digest('base64');
+      expect(v.signature).toBe(`${label}=:${mac}:`);
+    },
+  );
 });
