@@ -4,10 +4,20 @@
 //
 // For each vector: the bytes of bodyBase64 must be the UTF-8 encoding of body, and
 // HMAC(algorithm, key = UTF-8 bytes of secretKey, message = those bytes), encoded as
-// lowercase hex or padded standard base64, must be the vector's signature. Prints one
-// line per failure and "N vectors OK" when all pass; exits 1 otherwise. The JDK has no
-// JSON parser, so a small one for this file's shapes (objects, arrays, strings, numbers,
-// true, false, null) is at the end.
+// lowercase hex or padded standard base64, must be the vector's signature.
+//
+// For each message-signature vector (RFC 9421, hmac-sha256): the body's bytes as above
+// (when it has one); contentDigest, when present, must be "sha-256=:<base64>:" or
+// "sha-512=:<base64>:" of those bytes, and is the value of any "content-digest" line of
+// signatureBase; the last line of signatureBase must be "@signature-params" with the
+// value of signatureInput after its label; and HMAC-SHA256(key = secretKeyBase64's
+// bytes, or else the UTF-8 bytes of secretKey, message = the UTF-8 bytes of
+// signatureBase), in padded standard base64, must be the one in signature
+// ("<label>=:<base64>:", the label of signatureInput).
+//
+// Prints one line per failure and "N vectors and M message-signature vectors OK" when
+// all pass; exits 1 otherwise. The JDK has no JSON parser, so a small one for this
+// file's shapes (objects, arrays, strings, numbers, true, false, null) is at the end.
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,15 +35,39 @@ import javax.crypto.spec.SecretKeySpec;
 public class CheckVectors {
   public static void main(String[] args) throws Exception {
     Path path = Path.of(args.length > 0 ? args[0] : "test-vectors.json");
-    Object file = new Json(Files.readString(path, StandardCharsets.UTF_8)).parse();
-    List<?> vectors = (List<?>) ((Map<?, ?>) file).get("vectors");
+    Map<?, ?> file = (Map<?, ?>) new Json(Files.readString(path, StandardCharsets.UTF_8)).parse();
+    List<?> vectors = (List<?>) file.get("vectors");
+    List<?> messageSignatures =
+        file.get("messageSignatures") instanceof List<?> list ? list : List.of();
+    int failures =
+        failuresOf(vectors, CheckVectors::signatureOf)
+            + failuresOf(messageSignatures, CheckVectors::messageSignatureOf);
+    if (failures > 0) {
+      int total = vectors.size() + messageSignatures.size();
+      System.out.println(failures + " of " + total + " vectors failed");
+      System.exit(1);
+    }
+    System.out.println(
+        vectors.size()
+            + " vectors and "
+            + messageSignatures.size()
+            + " message-signature vectors OK");
+  }
+
+  /** A check of one vector: the signature it computes, or IllegalArgumentException. */
+  interface Check {
+    String signatureOf(Map<?, ?> vector) throws Exception;
+  }
+
+  /** Checks each vector; prints a line for each failure and returns how many failed. */
+  static int failuresOf(List<?> vectors, Check check) throws Exception {
     int failures = 0;
     for (Object item : vectors) {
       Map<?, ?> vector = (Map<?, ?>) item;
       String name = (String) vector.get("name");
       String signature;
       try {
-        signature = signatureOf(vector);
+        signature = check.signatureOf(vector);
       } catch (IllegalArgumentException error) {
         System.out.println("FAIL " + name + ": " + error.getMessage());
         failures++;
@@ -45,11 +79,7 @@ public class CheckVectors {
         failures++;
       }
     }
-    if (failures > 0) {
-      System.out.println(failures + " of " + vectors.size() + " vectors failed");
-      System.exit(1);
-    }
-    System.out.println(vectors.size() + " vectors OK");
+    return failures;
   }
 
   /** The signature computed over the vector's exact body bytes. */
@@ -73,6 +103,68 @@ public class CheckVectors {
       case "base64" -> Base64.getEncoder().encodeToString(sum);
       default -> throw new IllegalArgumentException("unknown encoding");
     };
+  }
+
+  /** The exact bytes of a message-signature vector's body; null when it has none. */
+  static byte[] bodyOf(Map<?, ?> vector) {
+    String text = (String) vector.get("body");
+    String encoded = (String) vector.get("bodyBase64");
+    if (encoded == null) return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
+    byte[] body = Base64.getDecoder().decode(encoded);
+    if (text != null && !Arrays.equals(body, text.getBytes(StandardCharsets.UTF_8))) {
+      throw new IllegalArgumentException("bodyBase64 is not the UTF-8 encoding of body");
+    }
+    return body;
+  }
+
+  /** The Signature value computed from the vector's signature base. */
+  static String messageSignatureOf(Map<?, ?> vector) throws Exception {
+    byte[] body = bodyOf(vector);
+    String digest = (String) vector.get("contentDigest");
+    if (digest != null) {
+      String algorithm = digest.split("=", 2)[0];
+      String hash =
+          switch (algorithm) {
+            case "sha-256" -> "SHA-256";
+            case "sha-512" -> "SHA-512";
+            default -> throw new IllegalArgumentException("unknown content digest " + algorithm);
+          };
+      if (body == null) throw new IllegalArgumentException("contentDigest without a body");
+      String computed =
+          algorithm
+              + "=:"
+              + Base64.getEncoder().encodeToString(MessageDigest.getInstance(hash).digest(body))
+              + ":";
+      if (!MessageDigest.isEqual(
+          computed.getBytes(StandardCharsets.UTF_8), digest.getBytes(StandardCharsets.UTF_8))) {
+        throw new IllegalArgumentException("content digest: computed " + computed);
+      }
+    }
+    String base = (String) vector.get("signatureBase");
+    String[] lines = base.split("\n", -1);
+    String prefix = "\"content-digest\": ";
+    for (String line : lines) {
+      if (line.startsWith(prefix) && !line.substring(prefix.length()).equals(digest)) {
+        throw new IllegalArgumentException(
+            "the signature base's content-digest is not contentDigest");
+      }
+    }
+    String[] input = ((String) vector.get("signatureInput")).split("=", 2);
+    String label = input[0];
+    String params = input.length > 1 ? input[1] : "";
+    if (!lines[lines.length - 1].equals("\"@signature-params\": " + params)) {
+      throw new IllegalArgumentException(
+          "the signature base does not end with signatureInput's parameters");
+    }
+    String keyBase64 = (String) vector.get("secretKeyBase64");
+    byte[] key =
+        keyBase64 != null
+            ? Base64.getDecoder().decode(keyBase64)
+            : ((String) vector.get("secretKey")).getBytes(StandardCharsets.UTF_8);
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(key, "HmacSHA256"));
+    byte[] sum = mac.doFinal(base.getBytes(StandardCharsets.UTF_8));
+    return label + "=:" + Base64.getEncoder().encodeToString(sum) + ":";
   }
 
   /** A small JSON parser (RFC 8259 syntax) into Map, List, String, Double, Boolean and null. */
