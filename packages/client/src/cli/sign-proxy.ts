@@ -3,7 +3,8 @@
  * keys and forwards it to the service, so HTTP tools that cannot compute the signature (Redocly
  * Respect, Postman and Newman, curl without openssl) can call the API through it. The server is
  * `signing-proxy.ts`; this module reads the command line and the environment, prints where it
- * listens, and runs until SIGTERM or SIGINT, when it finishes the requests in flight.
+ * listens, and runs until SIGTERM or SIGINT (or, started by npm, until npm has gone), when it
+ * finishes the requests in flight.
  *
  * @module
  */
@@ -100,17 +101,41 @@ async function run(args: string[], io: SignProxyIo): Promise<number> {
   io.stderr(
     `institution-api sign-proxy: forwarding to ${target.origin}${target.pathname}, signed (${signature.algorithm ?? 'sha256'}, ${signature.encoding ?? 'hex'}); SIGTERM or Ctrl-C stops it.\n`,
   );
-  await (io.stop ?? firstSignal());
+  const why = await (io.stop ?? stopRequested(io.env));
+  if (why === 'orphaned') {
+    io.stderr(
+      'institution-api sign-proxy: npm, which started it, has exited (SIGTERM to npx?): stopping.\n',
+    );
+  }
   await proxy.close();
   return EXIT.ok;
 }
 
-/** Resolves on the first SIGTERM or SIGINT, and stops listening for them. */
-function firstSignal(): Promise<NodeJS.Signals> {
+/** How often a proxy started by npm checks that npm is still there. */
+const parentCheckMs = 250;
+
+/**
+ * Resolves on the first SIGTERM or SIGINT, and stops listening for them. Started by npm
+ * (`npx institution-api sign-proxy … &`, an npm script: `npm_command` is set), it also resolves
+ * with `'orphaned'` once its parent process has gone: npm passes SIGTERM on to the shell it runs
+ * the command through, which exits without passing it on, so `kill <npm's PID>` would otherwise
+ * leave the proxy running, re-parented, signing for whoever reaches it.
+ */
+function stopRequested(
+  env: Record<string, string | undefined>,
+): Promise<NodeJS.Signals | 'orphaned'> {
   return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
+    const parent = process.ppid;
+    const watch =
+      env.npm_command === undefined
+        ? undefined
+        : setInterval(() => {
+            if (process.ppid !== parent) stop('orphaned');
+          }, parentCheckMs).unref();
+    const stop = (why: NodeJS.Signals | 'orphaned') => {
+      clearInterval(watch);
       process.off('SIGTERM', stop).off('SIGINT', stop);
-      resolve(signal);
+      resolve(why);
     };
     process.once('SIGTERM', stop).once('SIGINT', stop);
   });

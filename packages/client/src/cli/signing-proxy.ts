@@ -8,8 +8,11 @@
  * precedes the body), signs it with {@link Authorize} exactly as the client's signing middleware
  * does (a request without a body, GET or HEAD, over the JSON-stringified query), replaces any
  * `Authorization` it carries, sends the same bytes to the target, and streams the answer back
- * unchanged: status, end-to-end headers and body bytes. A request it cannot forward is answered
- * `502` with a problem naming the cause; the secret is never in an answer or a log line.
+ * unchanged: status, end-to-end headers and body bytes. It sends to its target only: the
+ * request's path is appended to the target's ({@link forwardedPath}), and a request target that
+ * reads as another host or climbs out of the target's path is answered `400`, unsigned and
+ * unforwarded. A request it cannot forward is answered `502` with a problem naming the cause; the
+ * secret is never in an answer or a log line.
  *
  * @module
  */
@@ -23,7 +26,9 @@ import {
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Authorize } from '../signing-middleware.js';
+import { forwardedPath } from './request-target.js';
 import { describeSystemError } from './system-errors.js';
 
 /** The most body bytes the proxy holds to sign; the service itself accepts 64 KiB. */
@@ -54,7 +59,10 @@ const hopByHop = new Set([
 
 /** How to start the proxy. */
 export interface SigningProxyOptions {
-  /** The service's base URL (http or https); its path, if any, prefixes every request's path. */
+  /**
+   * The service's base URL (http or https): its scheme, host and port receive every request; its
+   * path, if any (with or without a trailing slash), prefixes every request's path.
+   */
   target: URL;
   /** Signs a message (the body's bytes, or the query's JSON text) into an Authorization value. */
   authorize: Authorize;
@@ -78,7 +86,6 @@ export interface SigningProxy {
 export async function startSigningProxy(options: SigningProxyOptions): Promise<SigningProxy> {
   const { target, authorize, host = '127.0.0.1', port = 0, log = () => {} } = options;
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-  const basePath = target.pathname.replace(/\/+$/, '');
   let closing = false;
 
   const inFlight = new Set<ServerResponse>();
@@ -88,6 +95,13 @@ export async function startSigningProxy(options: SigningProxyOptions): Promise<S
     // Once closing, each answer ends its connection, so close() is not held by keep-alive.
     if (closing) outgoing.shouldKeepAlive = false;
     const what = `${incoming.method} ${incoming.url}`;
+    const { path, refused } = forwardedPath(target.pathname, incoming.url ?? '');
+    if (refused !== undefined) {
+      // Not signed, not forwarded (Node discards the body it did not read).
+      sendProblem(outgoing, 400, 'Bad request target', refused);
+      log(`${what} -> 400 (not forwarded: ${refused})`);
+      return;
+    }
     readBody(incoming)
       .then(async (body) => {
         if (body === undefined) {
@@ -97,21 +111,19 @@ export async function startSigningProxy(options: SigningProxyOptions): Promise<S
         }
         const headers = forwardedHeaders(incoming, body.length);
         headers.authorization = await authorize(signedMessage(incoming, body));
-        const forward = send(
-          new URL(basePath + (incoming.url ?? '/'), target),
-          { method: incoming.method, headers },
-          (answer) => {
-            outgoing.writeHead(
-              answer.statusCode ?? 502,
-              answer.statusMessage,
-              endToEnd(answer.rawHeaders),
-            );
-            answer.pipe(outgoing);
-            // An answer cut short upstream is cut short here too, never completed silently.
-            answer.once('error', () => outgoing.destroy());
-            answer.once('end', () => log(`${what} -> ${answer.statusCode}`));
-          },
-        );
+        // The target's scheme, host and port, with this path: nothing the caller sends changes
+        // where the signed request goes.
+        const forward = send(target, { method: incoming.method, headers, path }, (answer) => {
+          outgoing.writeHead(
+            answer.statusCode ?? 502,
+            answer.statusMessage,
+            endToEnd(answer.rawHeaders),
+          );
+          answer.pipe(outgoing);
+          // An answer cut short upstream is cut short here too, never completed silently.
+          answer.once('error', () => outgoing.destroy());
+          answer.once('end', () => log(`${what} -> ${answer.statusCode}`));
+        });
         forward.once('error', (error) => {
           const cause = describe(error);
           log(`${what} -> 502 (${cause})`);
@@ -136,6 +148,23 @@ export async function startSigningProxy(options: SigningProxyOptions): Promise<S
       });
   });
 
+  // CONNECT asks for a tunnel to a host the caller names (authority-form): refused, as an
+  // absolute URL is, with an answer written on the socket (Node would just close it).
+  server.on('connect', (incoming: IncomingMessage, socket: Duplex) => {
+    socket.end(rawProblem(400, 'Bad Request', 'Bad request target', connectRefused));
+    log(`CONNECT ${incoming.url} -> 400 (not forwarded: ${connectRefused})`);
+  });
+  // A request Node cannot parse (a request target that is neither a path nor a URL): the same
+  // problem as any other refusal, instead of Node's bare 400.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable || error.code === 'ECONNRESET') socket.destroy();
+    else if (error.code === 'HPE_HEADER_OVERFLOW') {
+      socket.end(
+        rawProblem(431, 'Request Header Fields Too Large', 'Bad request', headersTooLarge),
+      );
+    } else socket.end(rawProblem(400, 'Bad Request', 'Bad request', unparsable));
+  });
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -154,6 +183,14 @@ export async function startSigningProxy(options: SigningProxyOptions): Promise<S
     },
   };
 }
+
+const connectRefused =
+  'CONNECT (a tunnel to a host you name) is not supported; the sign-proxy forwards only to its own target: send the path alone, e.g. POST /api/v1/external/users.';
+
+const unparsable =
+  "The request is not HTTP/1.1 the sign-proxy can read; its request target must be a path starting with '/'.";
+
+const headersTooLarge = 'The request headers are larger than the sign-proxy reads.';
 
 const tooLargeDetail = `The sign-proxy holds at most ${maxBufferedBodyBytes} bytes of a body to sign it; the service accepts 64 KiB.`;
 
@@ -215,13 +252,18 @@ function endToEnd(rawHeaders: string[]): string[] {
 }
 
 /** The proxy's own problem (RFC 9457), `urn:institution-api:problem:sign-proxy`. */
+function problem(status: number, title: string, detail: string): string {
+  return JSON.stringify({ type: 'urn:institution-api:problem:sign-proxy', title, status, detail });
+}
+
+/** A whole answer carrying a problem, for a socket no `ServerResponse` writes to. */
+function rawProblem(status: number, reason: string, title: string, detail: string): string {
+  const body = problem(status, title, detail);
+  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${problemMediaType}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+}
+
 function sendProblem(outgoing: ServerResponse, status: number, title: string, detail: string) {
-  const body = JSON.stringify({
-    type: 'urn:institution-api:problem:sign-proxy',
-    title,
-    status,
-    detail,
-  });
+  const body = problem(status, title, detail);
   outgoing.writeHead(status, {
     'content-type': problemMediaType,
     'content-length': Buffer.byteLength(body),

@@ -4,9 +4,11 @@
  * that records the raw bytes it receives; the last tests run the built executable, stop it with
  * SIGTERM, and send curl through it to the reference server.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -210,6 +212,127 @@ describe('sign-proxy: each request signed and forwarded', () => {
   });
 });
 
+/**
+ * One request whose request line carries `target` exactly as given (fetch and node:http would
+ * normalize or refuse some of them), answered on a connection of its own.
+ */
+function requestLine(proxyUrl: string, method: string, target: string, body = '') {
+  return new Promise<{ status: number; contentType: string | undefined; body: string }>(
+    (resolve, reject) => {
+      const { hostname, port } = new URL(proxyUrl);
+      const socket = connect(Number(port), hostname);
+      let received = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        received += chunk;
+      });
+      socket.on('error', reject);
+      socket.on('end', () => {
+        const [head = '', rest = ''] = received.split('\r\n\r\n', 2);
+        resolve({
+          status: Number(head.split(' ')[1]),
+          contentType: /^content-type: *(.*)$/im.exec(head)?.[1],
+          body: rest,
+        });
+      });
+      // written, not ended: the proxy closes the connection after its answer (Connection: close)
+      socket.write(
+        `${method} ${target} HTTP/1.1\r\nHost: ${new URL(proxyUrl).host}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+    },
+  );
+}
+
+describe('sign-proxy: it sends to its target only', () => {
+  it.each([
+    ['', '/api/v1/external/users?x=1', '/api/v1/external/users?x=1'],
+    ['/', '/api/v1/external/users', '/api/v1/external/users'],
+    ['/base', '/api/v1/external/users', '/base/api/v1/external/users'],
+    ['/base/', '/api/v1/external/users', '/base/api/v1/external/users'],
+    ['/base//', '/', '/base/'],
+    // an authority-looking text after the first segment, or in the query, is only a path
+    [
+      '/base',
+      '/users/127.0.0.1:1/x?next=//127.0.0.1:1/',
+      '/base/users/127.0.0.1:1/x?next=//127.0.0.1:1/',
+    ],
+    // an encoded slash inside the path, and a '..' that stays inside it, are forwarded as sent
+    ['/base', '/users/a%2F%2Fb', '/base/users/a%2F%2Fb'],
+    ['/base', '/users/a/../b', '/base/users/a/../b'],
+  ])(
+    'target path %j with request target %j: the target receives %j',
+    async (basePath, sent, received) => {
+      const upstream = await startServer((_, res) => res.writeHead(200).end());
+      const proxy = await startProxy(['--target', `${upstream.url}${basePath}`]);
+      const answer = await requestLine(proxy.url, 'POST', sent, '{}');
+      expect(answer.status).toBe(200);
+      expect(upstream.requests.map((request) => request.url)).toEqual([received]);
+      expect(upstream.requests[0]?.headers.host).toBe(new URL(upstream.url).host);
+      await upstream.close();
+    },
+  );
+
+  /** The request targets an attacker would try, and the words of the reason each gets. */
+  const refused = (other: string): [string, string, string][] => [
+    ['POST', `//${other}/steal`, "starts with '//'"],
+    ['POST', `//${other}`, "starts with '//'"],
+    ['POST', `http://${other}/steal`, 'absolute URL'],
+    ['POST', `HTTPS://${other}/steal`, 'absolute URL'],
+    ['POST', `/%2F%2F${other}/steal`, "starts with '//'"],
+    ['POST', `/%2f/${other}/steal`, "starts with '//'"],
+    ['POST', `/\\${other}/steal`, 'backslash'],
+    ['POST', `/\\/${other}/steal`, 'backslash'],
+    ['POST', '/api\\..\\..\\steal', 'backslash'],
+    ['POST', `/%5C${other}/steal`, "starts with '//'"],
+    ['POST', '/..', "'..'"],
+    ['POST', '/../steal', "'..'"],
+    ['POST', '/api/v1/../../../steal', "'..'"],
+    ['POST', '/%2e%2e/steal', "'..'"],
+    ['POST', '/%2E%2e/steal', "'..'"],
+    ['POST', '/.%2e/steal', "'..'"],
+    ['POST', '/api/..%2F..%2Fsteal', "'..'"],
+    ['POST', '/api%2F..%2F..%2Fsteal', "'..'"],
+    ['POST', '/api%5C..%5C..%5Csteal', "'..'"],
+    ['POST', '/api//..//../steal', "'..'"],
+    ['POST', '/%252e%252e/steal', "'..'"],
+    ['POST', '/..;/steal', "'..'"],
+    ['OPTIONS', '*', "starting with '/'"],
+    ['POST', `${other}/steal`, "a path starting with '/'"],
+    ['CONNECT', other, 'CONNECT'],
+  ];
+
+  it('refuses request targets that name another host or climb out of its path: 400, nothing sent anywhere', async () => {
+    const upstream = await startServer((_, res) => res.writeHead(200).end());
+    // a listener on another loopback port: where each of these would try to send the request
+    const elsewhere = await startServer((_, res) => res.writeHead(200).end());
+    const other = new URL(elsewhere.url).host;
+    const proxy = await startProxy(['--target', `${upstream.url}/base`]);
+    for (const [method, target, reason] of refused(other)) {
+      const answer = await requestLine(proxy.url, method, target, '{"a":1}');
+      expect({ target, status: answer.status }).toEqual({ target, status: 400 });
+      expect({ target, type: answer.contentType }).toEqual({
+        target,
+        type: 'application/problem+json',
+      });
+      const problem = JSON.parse(answer.body) as Record<string, unknown>;
+      expect(problem).toMatchObject({
+        type: 'urn:institution-api:problem:sign-proxy',
+        status: 400,
+      });
+      expect(problem.detail).toContain(reason);
+    }
+    expect(elsewhere.requests).toEqual([]);
+    expect(upstream.requests).toEqual([]);
+    expect(proxy.stderr()).toContain(`POST //${other}/steal -> 400 (not forwarded:`);
+    // and a proper request still goes through, to the target
+    expect((await requestLine(proxy.url, 'POST', '/api/v1/external/users', '{}')).status).toBe(200);
+    expect(upstream.requests.map((request) => request.url)).toEqual([
+      '/base/api/v1/external/users',
+    ]);
+    await Promise.all([upstream.close(), elsewhere.close()]);
+  });
+});
+
 describe("sign-proxy: the service's answer comes back unchanged", () => {
   it('status, reason, headers (repeats and case kept) and body bytes, streamed', async () => {
     const compressed = gzipSync(Buffer.from('{"type":"urn:x","status":409}'));
@@ -389,6 +512,114 @@ describe('sign-proxy as an executable', () => {
     // and no longer listens
     await expect(fetch(`${proxy.url}/x`)).rejects.toThrow();
     expect(proxy.output()).not.toContain(CREDENTIALS.secretKey);
+    await upstream.close();
+  }, 30_000);
+});
+
+/** The repository's root, where `./node_modules/.bin/institution-api` is, as in a project. */
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/**
+ * Runs `line` (which ends with `&`) in `sh`, as a user's shell does, from the repository's root;
+ * resolves once the proxy prints where it listens, with `$!` (the PID the shell gives the user).
+ * `gone` settles once every process that started with the shell's output has exited.
+ */
+async function startInShell(line: string, env: NodeJS.ProcessEnv) {
+  // detached: a process group of its own, which the proxy keeps even once re-parented, so that
+  // a failed test can still stop it
+  const child = spawn('sh', ['-c', `${line}\necho "started=$!"\nwait`], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  if (child.pid !== undefined) shellGroups.push(child.pid);
+  let output = '';
+  const collect = (text: string) => {
+    output += text;
+  };
+  child.stdout.setEncoding('utf8').on('data', collect);
+  child.stderr.setEncoding('utf8').on('data', collect);
+  // 'close': the pipes are closed by every process holding them, the proxy's included
+  const gone = once(child, 'close');
+  const started = await new Promise<{ url: string; pid: number }>((resolve, reject) => {
+    const poll = setInterval(() => {
+      const url = /^listening on (http:\/\/\S+)$/m.exec(output)?.[1];
+      const pid = /^started=(\d+)$/m.exec(output)?.[1];
+      if (url && pid) {
+        clearInterval(poll);
+        resolve({ url, pid: Number(pid) });
+      }
+    }, 20);
+    void gone.then(() => {
+      clearInterval(poll);
+      reject(new Error(`${line} ended before listening:\n${output}`));
+    });
+  });
+  return { ...started, gone, output: () => output };
+}
+
+/** The process groups of the shells started, killed after each test (none is left once passed). */
+const shellGroups: number[] = [];
+afterEach(() => {
+  for (const group of shellGroups.splice(0)) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // ESRCH: the whole group has exited, as it should have
+    }
+  }
+});
+
+/** The environment of a shell outside npm, with the keys and the target. */
+function shellEnv(target: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...ENV, INSTITUTION_API_URL: target };
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('npm_')) env[name] = value;
+  }
+  return env;
+}
+
+describe('sign-proxy started in the background, stopped with kill', () => {
+  it('as the README starts it: SIGTERM to $! stops it', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const block = /\n\*\*In the background\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const [line] = block.split('\n');
+    expect(line).toMatch(/^\.\/node_modules\/\.bin\/institution-api sign-proxy --port 8091 &$/);
+    expect(block).toContain('proxy=$!');
+    expect(block).toContain('kill $proxy');
+    const upstream = await startServer((_, res) => res.writeHead(201).end('{}'));
+    const port = String(await freePort());
+    const proxy = await startInShell(line?.replace('8091', port) ?? '', shellEnv(upstream.url));
+    expect(
+      (await fetch(`${proxy.url}/api/v1/external/users`, { method: 'POST', body: '{}' })).status,
+    ).toBe(201);
+
+    process.kill(proxy.pid, 'SIGTERM');
+    await proxy.gone;
+    await expect(fetch(`${proxy.url}/x`)).rejects.toThrow();
+    expect(proxy.output()).not.toContain(CREDENTIALS.secretKey);
+    await upstream.close();
+  }, 30_000);
+
+  it('through npx: SIGTERM to $! (npm) stops it too', async () => {
+    const upstream = await startServer((_, res) => res.writeHead(201).end('{}'));
+    const port = String(await freePort());
+    const proxy = await startInShell(
+      `npx institution-api sign-proxy --port ${port} &`,
+      shellEnv(upstream.url),
+    );
+    expect(
+      (await fetch(`${proxy.url}/api/v1/external/users`, { method: 'POST', body: '{}' })).status,
+    ).toBe(201);
+
+    process.kill(proxy.pid, 'SIGTERM');
+    // npm and its shell end at once; the proxy stops on seeing npm gone
+    await proxy.gone;
+    await expect(fetch(`${proxy.url}/x`)).rejects.toThrow();
+    expect(proxy.output()).toContain(
+      'institution-api sign-proxy: npm, which started it, has exited (SIGTERM to npx?): stopping.',
+    );
     await upstream.close();
   }, 30_000);
 });
