@@ -1,6 +1,7 @@
-# Needs bash, curl and openssl. Set INSTITUTION_API_URL
+# Needs bash 5, curl and openssl. Set INSTITUTION_API_URL
 # (http://localhost:8080 for the reference server),
 # INSTITUTION_PUBLIC_KEY and INSTITUTION_SECRET_KEY.
+URL="$INSTITUTION_API_URL/api/v1/external/users"
 cat > user.json <<'EOF'
 {
   "email": "akosua.asante@example.com",
@@ -20,8 +21,31 @@ EOF
 SIGNATURE=$(openssl dgst -sha256 \
   -hmac "$INSTITUTION_SECRET_KEY" user.json |
   awk '{print $NF}')
+# And an RFC 9421 message signature: it also covers the
+# method, the path, the time and a one-time nonce, so a
+# captured request cannot be replayed or sent elsewhere.
+DIGEST="sha-256=:$(openssl dgst -sha256 -binary user.json |
+  openssl base64 -A):"
+# The nonce: 16 random bytes, base64url.
+NONCE=$(openssl rand -base64 16 | awk '{
+  gsub(/\+/, "-"); gsub(/\//, "_"); sub(/=+$/, ""); print }')
+PARAMS="(\"@method\" \"@path\" \"content-digest\")\
+;created=$EPOCHSECONDS;nonce=\"$NONCE\"\
+;keyid=\"$INSTITUTION_PUBLIC_KEY\";alg=\"hmac-sha256\""
+# The signature base: one line per component, the last
+# without a newline. @path is the URL's path.
+BASE="\"@method\": POST
+\"@path\": /${URL#*://*/}
+\"content-digest\": $DIGEST
+\"@signature-params\": $PARAMS"
+MESSAGE_SIGNATURE=$(printf %s "$BASE" |
+  openssl dgst -sha256 -binary \
+    -hmac "$INSTITUTION_SECRET_KEY" | openssl base64 -A)
 curl -i --data-binary @user.json \
   -H "Authorization: $INSTITUTION_PUBLIC_KEY:$SIGNATURE" \
+  -H "Content-Digest: $DIGEST" \
+  -H "Signature-Input: sig1=$PARAMS" \
+  -H "Signature: sig1=:$MESSAGE_SIGNATURE:" \
   -H 'Content-Type: application/json' \
-  "$INSTITUTION_API_URL/api/v1/external/users"
+  "$URL"
 # 201 Created the first time; 200 OK when sent again.

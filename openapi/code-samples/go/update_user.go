@@ -7,12 +7,16 @@ package main
 import (
 	"bytes"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"strings"
+	"time"
 )
 
 // Update replaces the details: send all of them. The
@@ -38,19 +42,48 @@ func main() {
 	publicKey := os.Getenv("INSTITUTION_PUBLIC_KEY")
 	secretKey := os.Getenv("INSTITUTION_SECRET_KEY")
 
+	request, err := http.NewRequest(
+		"PUT", url, bytes.NewReader(body))
+	check(err)
+
 	// Sign the bytes you send, never a
 	// re-serialization: json.Marshal of the same
 	// data gives other bytes (key order, \u003c
 	// escapes) and a 401. HMAC-SHA256, lowercase hex.
-	mac := hmac.New(sha256.New, []byte(secretKey))
-	mac.Write(body)
-	signature := hex.EncodeToString(mac.Sum(nil))
+	signature := hex.EncodeToString(
+		hmacSHA256(secretKey, body))
 
-	request, err := http.NewRequest(
-		"PUT", url, bytes.NewReader(body))
+	// And an RFC 9421 message signature: it covers
+	// the path too, so this request cannot be replayed
+	// later or as an update of another user.
+	b64 := base64.StdEncoding.EncodeToString
+	bodyHash := sha256.Sum256(body)
+	digest := "sha-256=:" + b64(bodyHash[:]) + ":"
+	nonce := make([]byte, 16)
+	_, err = rand.Read(nonce)
 	check(err)
+	params := fmt.Sprintf(
+		`("@method" "@path" "content-digest")`+
+			`;created=%d;nonce="%s"`+
+			`;keyid="%s";alg="hmac-sha256"`,
+		time.Now().Unix(),
+		base64.RawURLEncoding.EncodeToString(nonce),
+		publicKey)
+	signatureBase := strings.Join([]string{
+		`"@method": PUT`,
+		`"@path": ` + request.URL.EscapedPath(),
+		`"content-digest": ` + digest,
+		`"@signature-params": ` + params,
+	}, "\n")
+	messageSignature := b64(
+		hmacSHA256(secretKey, []byte(signatureBase)))
+
 	request.Header.Set(
 		"Authorization", publicKey+":"+signature)
+	request.Header.Set("Content-Digest", digest)
+	request.Header.Set("Signature-Input", "sig1="+params)
+	request.Header.Set(
+		"Signature", "sig1=:"+messageSignature+":")
 	request.Header.Set(
 		"Content-Type", "application/json")
 
@@ -65,6 +98,12 @@ func main() {
 	if response.StatusCode >= 300 {
 		os.Exit(1)
 	}
+}
+
+func hmacSHA256(key string, message []byte) []byte {
+	mac := hmac.New(sha256.New, []byte(key))
+	mac.Write(message)
+	return mac.Sum(nil)
 }
 
 func check(err error) {

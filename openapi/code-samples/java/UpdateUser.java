@@ -3,6 +3,7 @@
 // INSTITUTION_SECRET_KEY, and USER_ID (the id create
 // returned). Run: java UpdateUser.java
 import static java.lang.System.getenv;
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -10,7 +11,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
-import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.Base64;
 import java.util.HexFormat;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -18,10 +22,10 @@ import javax.crypto.spec.SecretKeySpec;
 public class UpdateUser {
   public static void main(String[] args)
       throws Exception {
-    String apiUrl = getenv("INSTITUTION_API_URL");
+    URI uri = URI.create(getenv("INSTITUTION_API_URL")
+        + "/api/v1/external/users/" + getenv("USER_ID"));
     String publicKey = getenv("INSTITUTION_PUBLIC_KEY");
     String secretKey = getenv("INSTITUTION_SECRET_KEY");
-    String userId = getenv("USER_ID");
 
     // Update replaces the details: send all of them. The
     // body is built once: these bytes are signed and
@@ -39,7 +43,7 @@ public class UpdateUser {
           "accountNumber": "0209876543",
           "network": "TELECEL",
           "accountName": "Akosua Asante"
-        }""".getBytes(StandardCharsets.UTF_8);
+        }""".getBytes(UTF_8);
 
     // Sign the bytes you send, never a re-serialization:
     // a JSON library's output for the same data has other
@@ -47,16 +51,42 @@ public class UpdateUser {
     // HMAC-SHA256, lowercase hex.
     Mac mac = Mac.getInstance("HmacSHA256");
     mac.init(new SecretKeySpec(
-        secretKey.getBytes(StandardCharsets.UTF_8),
-        "HmacSHA256"));
+        secretKey.getBytes(UTF_8), "HmacSHA256"));
     String signature =
         HexFormat.of().formatHex(mac.doFinal(body));
 
-    HttpRequest request = HttpRequest.newBuilder()
-        .uri(URI.create(
-            apiUrl + "/api/v1/external/users/" + userId))
+    // And an RFC 9421 message signature: it covers the
+    // path too, so this request cannot be replayed later
+    // or as an update of another user.
+    Base64.Encoder base64 = Base64.getEncoder();
+    byte[] bodyHash =
+        MessageDigest.getInstance("SHA-256").digest(body);
+    String digest = "sha-256=:"
+        + base64.encodeToString(bodyHash) + ":";
+    byte[] random = new byte[16];
+    new SecureRandom().nextBytes(random);
+    String nonce = Base64.getUrlEncoder().withoutPadding()
+        .encodeToString(random);
+    String params = String.format(
+        "(\"@method\" \"@path\" \"content-digest\")"
+            + ";created=%d;nonce=\"%s\""
+            + ";keyid=\"%s\";alg=\"hmac-sha256\"",
+        Instant.now().getEpochSecond(), nonce, publicKey);
+    String signatureBase = String.join("\n",
+        "\"@method\": PUT",
+        "\"@path\": " + uri.getRawPath(),
+        "\"content-digest\": " + digest,
+        "\"@signature-params\": " + params);
+    String messageSignature = base64.encodeToString(
+        mac.doFinal(signatureBase.getBytes(UTF_8)));
+
+    HttpRequest request = HttpRequest.newBuilder(uri)
         .header("Authorization",
             publicKey + ":" + signature)
+        .header("Content-Digest", digest)
+        .header("Signature-Input", "sig1=" + params)
+        .header("Signature",
+            "sig1=:" + messageSignature + ":")
         .header("Content-Type", "application/json")
         .PUT(BodyPublishers.ofByteArray(body))
         .build();

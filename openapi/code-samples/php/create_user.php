@@ -6,6 +6,7 @@
 $apiUrl = getenv('INSTITUTION_API_URL');
 $publicKey = getenv('INSTITUTION_PUBLIC_KEY');
 $secretKey = getenv('INSTITUTION_SECRET_KEY');
+$url = $apiUrl . '/api/v1/external/users';
 
 // The body, built once: these bytes are signed and sent.
 $body = <<<'JSON'
@@ -28,12 +29,37 @@ JSON;
 // \u escapes) and a 401. HMAC-SHA256, lowercase hex.
 $signature = hash_hmac('sha256', $body, $secretKey);
 
-$curl = curl_init($apiUrl . '/api/v1/external/users');
+// And an RFC 9421 message signature: it also covers the
+// method, the path, the time and a one-time nonce, so a
+// captured request cannot be replayed or sent elsewhere.
+$digest = 'sha-256=:'
+    . base64_encode(hash('sha256', $body, true)) . ':';
+$nonce = rtrim(
+    strtr(base64_encode(random_bytes(16)), '+/', '-_'),
+    '='
+);
+$params = '("@method" "@path" "content-digest")'
+    . ';created=' . time() . ";nonce=\"$nonce\""
+    . ";keyid=\"$publicKey\";alg=\"hmac-sha256\"";
+$signatureBase = implode("\n", [
+    '"@method": POST',
+    '"@path": ' . parse_url($url, PHP_URL_PATH),
+    '"content-digest": ' . $digest,
+    '"@signature-params": ' . $params,
+]);
+$messageSignature = base64_encode(
+    hash_hmac('sha256', $signatureBase, $secretKey, true)
+);
+
+$curl = curl_init($url);
 curl_setopt_array($curl, [
     CURLOPT_POST => true,
     CURLOPT_POSTFIELDS => $body,
     CURLOPT_HTTPHEADER => [
         "Authorization: $publicKey:$signature",
+        "Content-Digest: $digest",
+        "Signature-Input: sig1=$params",
+        "Signature: sig1=:$messageSignature:",
         'Content-Type: application/json',
     ],
     CURLOPT_RETURNTRANSFER => true,

@@ -7,6 +7,7 @@ $apiUrl = getenv('INSTITUTION_API_URL');
 $publicKey = getenv('INSTITUTION_PUBLIC_KEY');
 $secretKey = getenv('INSTITUTION_SECRET_KEY');
 $userId = getenv('USER_ID');
+$url = $apiUrl . '/api/v1/external/users/' . $userId;
 
 // Update replaces the details: send all of them. The body
 // is built once: these bytes are signed and sent.
@@ -31,14 +32,37 @@ JSON;
 // \u escapes) and a 401. HMAC-SHA256, lowercase hex.
 $signature = hash_hmac('sha256', $body, $secretKey);
 
-$curl = curl_init(
-    $apiUrl . '/api/v1/external/users/' . $userId
+// And an RFC 9421 message signature: it covers the path
+// too, so this request cannot be replayed later or as an
+// update of another user.
+$digest = 'sha-256=:'
+    . base64_encode(hash('sha256', $body, true)) . ':';
+$nonce = rtrim(
+    strtr(base64_encode(random_bytes(16)), '+/', '-_'),
+    '='
 );
+$params = '("@method" "@path" "content-digest")'
+    . ';created=' . time() . ";nonce=\"$nonce\""
+    . ";keyid=\"$publicKey\";alg=\"hmac-sha256\"";
+$signatureBase = implode("\n", [
+    '"@method": PUT',
+    '"@path": ' . parse_url($url, PHP_URL_PATH),
+    '"content-digest": ' . $digest,
+    '"@signature-params": ' . $params,
+]);
+$messageSignature = base64_encode(
+    hash_hmac('sha256', $signatureBase, $secretKey, true)
+);
+
+$curl = curl_init($url);
 curl_setopt_array($curl, [
     CURLOPT_CUSTOMREQUEST => 'PUT',
     CURLOPT_POSTFIELDS => $body,
     CURLOPT_HTTPHEADER => [
         "Authorization: $publicKey:$signature",
+        "Content-Digest: $digest",
+        "Signature-Input: sig1=$params",
+        "Signature: sig1=:$messageSignature:",
         'Content-Type: application/json',
     ],
     CURLOPT_RETURNTRANSFER => true,
