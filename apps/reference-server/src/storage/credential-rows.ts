@@ -17,6 +17,7 @@ import type {
   FoundCredential,
   InstitutionCredential,
   IssueOptions,
+  SignaturePolicy,
 } from './types.js';
 
 /** The secret of a row: in clear (written before migration 0002, until sealed) or sealed. */
@@ -38,12 +39,13 @@ export interface CredentialRow extends SecretColumns {
   revoked_at: unknown;
   revoked_reason: string | null;
   last_used_at: unknown;
+  signature_policy: SignaturePolicy;
 }
 
 /** The columns of {@link CredentialRow}: credentials `c` joined with institutions `i`. */
 export const credentialRowColumns = `c.public_key, c.institution_id, i.name AS institution,
   c.plaintext_secret, c.secret_key_id, c.secret_nonce, c.secret_ciphertext, c.secret_tag,
-  c.created_at, c.expires_at, c.revoked_at, c.revoked_reason, c.last_used_at`;
+  c.created_at, c.expires_at, c.revoked_at, c.revoked_reason, c.last_used_at, c.signature_policy`;
 
 /** An event before the database gave it its time. */
 export type PendingEvent = Omit<CredentialEvent, 'at'>;
@@ -70,6 +72,16 @@ export function toEvent(row: EventRow): CredentialEvent {
   };
 }
 
+/** A pair's policy as the reason of the event that gave it (nothing for the default, `any`). */
+function policyReason(policy: SignaturePolicy | undefined): string | undefined {
+  return policy === 'message-signature' ? 'requires message signatures' : undefined;
+}
+
+/** The reason of an event that changed a pair's policy from `from` to `to`. */
+function policyChangeReason(from: SignaturePolicy, to: SignaturePolicy): string {
+  return policyReason(to) ?? `message signatures no longer required (was ${from})`;
+}
+
 /** The event of a new pair: `issued`, or `rotated` for a rotation's. */
 export function issuedEvent(
   credential: InstitutionCredential,
@@ -77,6 +89,7 @@ export function issuedEvent(
 ): PendingEvent {
   const reasons = [
     options.reason,
+    policyReason(credential.signaturePolicy),
     options.expiresAt && `expires at ${options.expiresAt.toISOString()}`,
     options.rotation &&
       `the institution's other keys expire at ${options.rotation.othersExpireAt.toISOString()} at the latest`,
@@ -122,6 +135,7 @@ export function toCredentialRecord(row: CredentialRow): CredentialRecord {
     revokedAt: toDate(row.revoked_at),
     revokedReason: row.revoked_reason,
     lastUsedAt: toDate(row.last_used_at),
+    signaturePolicy: row.signature_policy,
   };
 }
 
@@ -133,6 +147,7 @@ export function toFoundCredential(row: CredentialRow, keyring: CredentialKeyring
     secretKey: secretOf(row, keyring),
     expiresAt: toDate(row.expires_at),
     revokedAt: toDate(row.revoked_at),
+    signaturePolicy: row.signature_policy,
   };
 }
 
@@ -164,6 +179,7 @@ export interface ProvisionWrite {
   publicKey: string;
   institutionId: string;
   sealed: SealedSecret;
+  signaturePolicy: SignaturePolicy;
   isNew: boolean;
   /** Recorded once the write is done. */
   event: PendingEvent;
@@ -173,7 +189,9 @@ export interface ProvisionWrite {
  * What provisioning does with each pair of INSTITUTION_CREDENTIALS, given the stored rows of those
  * public keys and the ids of their institutions: a new pair is added; a revoked or expired one is
  * left as it is, refused (an event says so each start, and the caller logs a warning); another
- * secret or institution replaces the stored one; the same pair changes nothing.
+ * secret or institution replaces the stored one; another signature policy alone is `policy-changed`
+ * (a pair without one is `any`: taking `messageSignature` out of the variable is a change too);
+ * the same pair changes nothing.
  */
 export function planProvisioning(
   list: InstitutionCredential[],
@@ -183,7 +201,7 @@ export function planProvisioning(
 ): { writes: ProvisionWrite[]; skipped: PendingEvent[] } {
   const writes: ProvisionWrite[] = [];
   const skipped: PendingEvent[] = [];
-  for (const { institution, publicKey, secretKey } of list) {
+  for (const { institution, publicKey, secretKey, signaturePolicy = 'any' } of list) {
     const institutionId = institutionIds.get(institution);
     if (institutionId === undefined) throw new Error(`No id for institution ${institution}`);
     const event = (what: PendingEvent['what'], reason: string | null = null): PendingEvent => ({
@@ -198,14 +216,19 @@ export function planProvisioning(
         publicKey,
         institutionId,
         sealed: sealSecret(context.keyring.current, publicKey, secretKey),
+        signaturePolicy,
         isNew,
         event: event(what, reason),
       });
     const row = stored.get(publicKey);
     if (!row) {
-      write(true, 'provisioned');
+      write(true, 'provisioned', policyReason(signaturePolicy));
       continue;
     }
+    const policyChanged =
+      row.signature_policy !== signaturePolicy
+        ? policyChangeReason(row.signature_policy, signaturePolicy)
+        : undefined;
     const revokedAt = toDate(row.revoked_at);
     const expiresAt = toDate(row.expires_at);
     if (revokedAt) {
@@ -213,9 +236,12 @@ export function planProvisioning(
     } else if (expiresAt && expiresAt <= context.now) {
       skipped.push(event('provision-skipped', `expired at ${expiresAt.toISOString()}`));
     } else if (row.institution_id !== institutionId) {
-      write(false, 'secret-replaced', `moved from institution ${row.institution}`);
+      const moved = `moved from institution ${row.institution}`;
+      write(false, 'secret-replaced', policyChanged ? `${moved}; ${policyChanged}` : moved);
     } else if (secretOf(row, context.keyring) !== secretKey) {
-      write(false, 'secret-replaced');
+      write(false, 'secret-replaced', policyChanged);
+    } else if (policyChanged) {
+      write(false, 'policy-changed', policyChanged);
     }
   }
   return { writes, skipped };

@@ -18,6 +18,7 @@ import {
 } from './credential-rows.js';
 import { loadMigrations, migrationsDir } from './migrations.js';
 import { newId } from './new-id.js';
+import { noncePurge } from './nonce-purge.js';
 import { inPostgresTransaction, migratePostgres, openPostgresPool } from './postgres-database.js';
 import { postgresFault } from './postgres-faults.js';
 import { postgresRateLimiter } from './rate-limiters.js';
@@ -29,6 +30,7 @@ import {
   type CredentialRecord,
   ExistsWithOtherDetailsError,
   type IssuedCredential,
+  type NonceClaim,
   type RevokedCredential,
   type Storage,
   type StoredUser,
@@ -299,6 +301,31 @@ export function createPostgresStorage(
     },
   );
 
+  /**
+   * The nonce claims asked for at the same time go out together, as one statement (one round trip,
+   * one commit), as creates do: a signed request claims its nonce before anything else is done.
+   */
+  const claimNonce = batcher(
+    async (claims: NonceClaim[]): Promise<PromiseSettledResult<boolean>[]> => {
+      const rows = claims.map(({ publicKey, nonce, expiresAt }, i) => ({
+        i,
+        public_key: publicKey,
+        nonce,
+        expires_at: expiresAt.toISOString(),
+      }));
+      // One clock for the batch: the latest of its claims' (they were asked for within a tick).
+      const now = new Date(Math.max(...claims.map((claim) => claim.now.getTime())));
+      const claimed = await query<{ i: number }>('claim-nonces', claimNoncesSql, [
+        JSON.stringify(rows),
+        now,
+      ]);
+      const fresh = new Set(claimed.map((row) => row.i));
+      return claims.map((_, i) => ({ status: 'fulfilled', value: fresh.has(i) }));
+    },
+    { maxInFlight: batchesInFlight, maxBatchSize: 100, stalledAfterMs: batchStalledAfterMs },
+  );
+  const purge = noncePurge();
+
   const storage: Storage = {
     async createOrAddUser(institutionId, details) {
       for (let attempt = 1; attempt <= createAttempts; attempt++) {
@@ -364,20 +391,22 @@ export function createPostgresStorage(
           now: new Date(),
         });
         const done: PendingEvent[] = [];
-        for (const { publicKey, institutionId, sealed, isNew, event } of plan.writes) {
+        for (const write of plan.writes) {
+          const { publicKey, institutionId, sealed, signaturePolicy, isNew, event } = write;
           // A server starting at the same moment may have added the same pair meanwhile.
           const { rowCount } = isNew
             ? await client.query(
                 `INSERT INTO credentials (public_key, institution_id, secret_key_id, secret_nonce,
-                   secret_ciphertext, secret_tag)
-                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (public_key) DO NOTHING`,
-                [publicKey, institutionId, ...sealedValues(sealed)],
+                   secret_ciphertext, secret_tag, signature_policy)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (public_key) DO NOTHING`,
+                [publicKey, institutionId, ...sealedValues(sealed), signaturePolicy],
               )
             : await client.query(
                 `UPDATE credentials SET institution_id = $2, plaintext_secret = NULL,
-                   secret_key_id = $3, secret_nonce = $4, secret_ciphertext = $5, secret_tag = $6
+                   secret_key_id = $3, secret_nonce = $4, secret_ciphertext = $5, secret_tag = $6,
+                   signature_policy = $7
                  WHERE public_key = $1`,
-                [publicKey, institutionId, ...sealedValues(sealed)],
+                [publicKey, institutionId, ...sealedValues(sealed), signaturePolicy],
               );
           if (rowCount) done.push(event);
         }
@@ -398,9 +427,15 @@ export function createPostgresStorage(
         const sealed = sealSecret(keyring.current, publicKey, secretKey);
         await client.query(
           `INSERT INTO credentials (public_key, institution_id, secret_key_id, secret_nonce,
-             secret_ciphertext, secret_tag, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [publicKey, institutionId, ...sealedValues(sealed), options.expiresAt],
+             secret_ciphertext, secret_tag, expires_at, signature_policy)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [
+            publicKey,
+            institutionId,
+            ...sealedValues(sealed),
+            options.expiresAt,
+            credential.signaturePolicy ?? 'any',
+          ],
         );
         const pending = [issuedEvent(credential, options)];
         let expiringKeys: string[] = [];
@@ -504,6 +539,17 @@ export function createPostgresStorage(
       return row?.count ?? 0;
     },
 
+    async claimNonce(claim) {
+      if (purge.due()) {
+        // Not awaited: the request does not wait for it, and a failure deletes nothing (the next
+        // purge will). Other processes' purges skip the rows this one locked.
+        pool
+          .query({ name: 'purge-nonces', text: purgeNoncesSql, values: [claim.now, purge.batch] })
+          .catch(() => {});
+      }
+      return claimNonce(claim);
+    },
+
     rateLimiter: (limit, windowSeconds) => postgresRateLimiter(pool, limit, windowSeconds),
 
     async ping() {
@@ -514,6 +560,39 @@ export function createPostgresStorage(
   };
   return guardStorage(storage, postgresFault, health);
 }
+
+/**
+ * $1 a JSON array of claims `{ i, public_key, nonce, expires_at }`, $2 now: inserts each claim's
+ * nonce, or takes over a row of it that expired by now, and returns the `i` of the claims that got
+ * their nonce. A nonce claimed twice in one batch counts for its first claim only (DISTINCT ON;
+ * an upsert may not touch one row twice in a statement). Rows are written in key order, so that
+ * batches of several processes take their locks in one order; a claim of a nonce that another
+ * transaction is inserting waits for it, and then finds it taken (or takes it, if that one rolled
+ * back): exactly one claim of a nonce wins, in any number of processes.
+ */
+const claimNoncesSql = `
+  WITH input AS (
+    SELECT * FROM json_to_recordset($1::json)
+      AS r(i integer, public_key text, nonce text, expires_at timestamptz)
+  ), first AS (
+    SELECT DISTINCT ON (public_key, nonce) * FROM input ORDER BY public_key, nonce, i
+  ), claimed AS (
+    INSERT INTO message_signature_nonces AS old (public_key, nonce, expires_at)
+    SELECT public_key, nonce, expires_at FROM first ORDER BY public_key, nonce
+    ON CONFLICT (public_key, nonce) DO UPDATE SET expires_at = excluded.expires_at
+      WHERE old.expires_at <= $2
+    RETURNING public_key, nonce
+  )
+  SELECT first.i FROM first JOIN claimed USING (public_key, nonce)`;
+
+/**
+ * $1 now, $2 how many at most: deletes the oldest expired nonces (through the index on
+ * expires_at), skipping rows that a claim or another process's purge holds.
+ */
+const purgeNoncesSql = `
+  DELETE FROM message_signature_nonces WHERE ctid = ANY (ARRAY (
+    SELECT ctid FROM message_signature_nonces WHERE expires_at <= $1
+    ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED))`;
 
 /** Every key pair's row with its institution's name; append a WHERE clause. */
 const selectCredentialsSql = `SELECT ${credentialRowColumns}

@@ -17,6 +17,7 @@ import {
 } from './credential-rows.js';
 import { loadMigrations, migrationsDir } from './migrations.js';
 import { newId } from './new-id.js';
+import { noncePurge } from './nonce-purge.js';
 import { memoryRateLimiter } from './rate-limiters.js';
 import { recognize } from './recognition.js';
 import { type CheckpointReport, startCheckpointer } from './sqlite-checkpointer.js';
@@ -140,15 +141,15 @@ function prepareStatements(db: DatabaseSync) {
       ON CONFLICT (name) DO UPDATE SET name = excluded.name
       RETURNING id`),
     findInstitution: db.prepare('SELECT id FROM institutions WHERE name = ?'),
-    // public key, institution, the four sealed columns, expiry
+    // public key, institution, the four sealed columns, expiry, signature policy
     insertCredential: db.prepare(`
       INSERT INTO credentials (public_key, institution_id, secret_key_id, secret_nonce,
-        secret_ciphertext, secret_tag, expires_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`),
-    // institution, the four sealed columns, public key
+        secret_ciphertext, secret_tag, expires_at, signature_policy)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+    // institution, the four sealed columns, signature policy, public key
     replaceCredential: db.prepare(`
       UPDATE credentials SET institution_id = ?, plaintext_secret = NULL, secret_key_id = ?,
-        secret_nonce = ?, secret_ciphertext = ?, secret_tag = ?
+        secret_nonce = ?, secret_ciphertext = ?, secret_tag = ?, signature_policy = ?
       WHERE public_key = ?`),
     // the four sealed columns, public key
     sealSecret: db.prepare(`
@@ -168,6 +169,17 @@ function prepareStatements(db: DatabaseSync) {
     recordCredentialUse: db.prepare(
       `UPDATE credentials SET last_used_at = ${now} WHERE public_key = ?`,
     ),
+    // public key, nonce, expiry, now: a row expired by now is taken over (changes 1), a live one
+    // is left as it is (changes 0).
+    claimNonce: db.prepare(`
+      INSERT INTO message_signature_nonces (public_key, nonce, expires_at) VALUES (?, ?, ?)
+      ON CONFLICT (public_key, nonce) DO UPDATE SET expires_at = excluded.expires_at
+        WHERE message_signature_nonces.expires_at <= ?`),
+    // now, how many at most: the oldest expired nonces, through the index on expires_at
+    purgeNonces: db.prepare(`
+      DELETE FROM message_signature_nonces WHERE (public_key, nonce) IN (
+        SELECT public_key, nonce FROM message_signature_nonces WHERE expires_at <= ?
+        ORDER BY expires_at LIMIT ?)`),
     insertEvent: db.prepare(`
       INSERT INTO credential_events (public_key, institution, what, reason, actor)
       VALUES (?, ?, ?, ?, ?)
@@ -243,6 +255,7 @@ export function createSqliteStorage(
   health?: StorageHealthObserver,
 ): Storage {
   const sql = prepareStatements(db);
+  const purge = noncePurge();
   const offloaded = file && offloadDiskWork(db, file);
   const inTransaction = groupCommitter(db, offloaded?.hooks);
 
@@ -338,11 +351,22 @@ export function createSqliteStorage(
           actor,
           now: new Date(),
         });
-        for (const { publicKey, institutionId, sealed, isNew } of plan.writes) {
+        for (const { publicKey, institutionId, sealed, signaturePolicy, isNew } of plan.writes) {
           if (isNew) {
-            sql.insertCredential.run(publicKey, institutionId, ...sealedValues(sealed), null);
+            sql.insertCredential.run(
+              publicKey,
+              institutionId,
+              ...sealedValues(sealed),
+              null,
+              signaturePolicy,
+            );
           } else {
-            sql.replaceCredential.run(institutionId, ...sealedValues(sealed), publicKey);
+            sql.replaceCredential.run(
+              institutionId,
+              ...sealedValues(sealed),
+              signaturePolicy,
+              publicKey,
+            );
           }
         }
         return [...plan.writes.map((write) => write.event), ...plan.skipped].map(recordEvent);
@@ -357,7 +381,13 @@ export function createSqliteStorage(
         if (!institutionId) return null;
         const expiresAt = options.expiresAt?.toISOString() ?? null;
         const sealed = sealSecret(keyring.current, publicKey, secretKey);
-        sql.insertCredential.run(publicKey, institutionId, ...sealedValues(sealed), expiresAt);
+        sql.insertCredential.run(
+          publicKey,
+          institutionId,
+          ...sealedValues(sealed),
+          expiresAt,
+          credential.signaturePolicy ?? 'any',
+        );
         const pending = [issuedEvent(credential, options)];
         const expiring: CredentialRecord[] = [];
         if (options.rotation) {
@@ -435,6 +465,15 @@ export function createSqliteStorage(
     async countInstitutions() {
       return get<{ count: number }>(sql.countInstitutions)?.count ?? 0;
     },
+
+    claimNonce: ({ publicKey, nonce, expiresAt, now }) =>
+      inTransaction(() => {
+        const at = now.toISOString();
+        const claimed =
+          sql.claimNonce.run(publicKey, nonce, expiresAt.toISOString(), at).changes > 0;
+        if (purge.due()) sql.purgeNonces.run(at, purge.batch);
+        return claimed;
+      }),
 
     rateLimiter: memoryRateLimiter,
 

@@ -93,6 +93,18 @@ export class ExistsWithOtherDetailsError extends Error {
 }
 
 /**
+ * What a key pair requires of a request besides `Authorization: <publicKey>:<signature>` (spec:
+ * `InstitutionSignature`, "Assumptions", message signatures):
+ * - `any`: nothing more (a valid RFC 9421 message signature is checked when present, and its nonce
+ *   used once, but none is needed); every pair issued before message signatures existed;
+ * - `message-signature`: a valid message signature, whose nonce was not used before.
+ */
+export const signaturePolicies = ['any', 'message-signature'] as const;
+
+/** One of {@link signaturePolicies}. */
+export type SignaturePolicy = (typeof signaturePolicies)[number];
+
+/**
  * One institution's key pair, as provisioned from INSTITUTION_CREDENTIALS or issued by the
  * credentials command (spec: "Assumptions", credentials).
  */
@@ -100,6 +112,8 @@ export interface InstitutionCredential {
   institution: string;
   publicKey: string;
   secretKey: string;
+  /** Absent: `any`. */
+  signaturePolicy?: SignaturePolicy;
 }
 
 /** Where one key stands in its window after a request was counted (see {@link RateLimiter}). */
@@ -131,12 +145,15 @@ export interface FoundCredential {
   expiresAt: Date | null;
   /** When the key was revoked; null: not revoked. A revoked key is refused. */
   revokedAt: Date | null;
+  /** Whether its requests need a message signature. */
+  signaturePolicy: SignaturePolicy;
 }
 
 /** A key pair as `credentials list` shows it: never its secret. */
 export interface CredentialRecord {
   publicKey: string;
   institution: string;
+  signaturePolicy: SignaturePolicy;
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
@@ -155,7 +172,11 @@ export interface CredentialRecord {
  * - `secret-replaced`: INSTITUTION_CREDENTIALS gave an existing pair another secret or institution;
  * - `provision-skipped`: INSTITUTION_CREDENTIALS names a revoked or expired pair, which stays refused;
  * - `encrypted`: a secret stored in clear by an earlier version was encrypted;
- * - `reencrypted`: a secret was moved to the current encryption key.
+ * - `reencrypted`: a secret was moved to the current encryption key;
+ * - `policy-changed`: INSTITUTION_CREDENTIALS gave a stored pair another {@link SignaturePolicy}.
+ *
+ * The events that give a pair its policy (`issued`, `rotated`, `provisioned`, `policy-changed`)
+ * say it in their reason when it is `message-signature` ("requires message signatures").
  */
 export const credentialEventKinds = [
   'issued',
@@ -167,6 +188,7 @@ export const credentialEventKinds = [
   'provision-skipped',
   'encrypted',
   'reencrypted',
+  'policy-changed',
 ] as const;
 
 /** One of {@link credentialEventKinds}. */
@@ -212,6 +234,17 @@ export interface RevokedCredential {
   /** True when the pair was revoked before this call (nothing changed, no event). */
   alreadyRevoked: boolean;
   events: CredentialEvent[];
+}
+
+/** A message signature's nonce, to be used once per key pair (see {@link Storage.claimNonce}). */
+export interface NonceClaim {
+  /** The key pair's public key (the signature's `keyid`). */
+  publicKey: string;
+  nonce: string;
+  /** From then on the signature is stale, and the nonce may be used again. */
+  expiresAt: Date;
+  /** The server's clock: rows whose `expiresAt` is at or before it count as absent. */
+  now: Date;
 }
 
 /** Everything the server persists. Every call is one database transaction. */
@@ -269,6 +302,15 @@ export interface Storage {
   listCredentials(filter?: { institution?: string }): Promise<CredentialRecord[]>;
   /** Every recorded event (of one institution, by name), oldest first. */
   listCredentialEvents(filter?: { institution?: string }): Promise<CredentialEvent[]>;
+  /**
+   * Records a message signature's nonce for its key pair: true when it was not recorded yet (or
+   * only until a time now past), false when it was, by this process or any other on the database:
+   * the request is then a replay (spec: "Assumptions", message signatures). Atomic: of claims of
+   * one nonce at once, in any processes, exactly one gets true. Expired rows are deleted a few at a
+   * time as claims come in. Fails as unavailable like any other call when the database cannot
+   * record it, never answering true without a record.
+   */
+  claimNonce(claim: NonceClaim): Promise<boolean>;
   /** Sets a pair's "last used" to now (credentials/last-used.ts calls it at most once a minute). */
   recordCredentialUse(publicKey: string): Promise<void>;
   /**

@@ -42,6 +42,7 @@ const guardedCalls = [
   'listCredentials',
   'listCredentialEvents',
   'recordCredentialUse',
+  'claimNonce',
   'sealCredentialSecrets',
   'countInstitutions',
   'ping',

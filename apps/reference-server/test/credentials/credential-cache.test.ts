@@ -22,6 +22,7 @@ const alpha: FoundCredential = {
   secretKey: 'sk_alpha_1',
   expiresAt: null,
   revokedAt: null,
+  signaturePolicy: 'any',
 };
 
 describe('cachedCredentials', () => {

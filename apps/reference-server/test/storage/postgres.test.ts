@@ -219,6 +219,41 @@ describe.skipIf(skipReason)(
       });
     });
 
+    test('nonce claims of storages on pools of their own, as server processes are: each nonce wins once in all, batched', async () => {
+      await createDatabase('nonces');
+      await migratePostgres(poolOn('nonces'), await loadMigrations(migrationsDir('postgres')));
+      const statements: string[] = [];
+      const storages = Array.from({ length: 3 }, () => {
+        const pool = poolOn('nonces');
+        const query = pool.query.bind(pool) as (config: unknown) => Promise<unknown>;
+        pool.query = ((config: { name?: string }) => {
+          statements.push(config.name ?? 'unnamed');
+          return query(config);
+        }) as typeof pool.query;
+        return createPostgresStorage(pool, testKeyring());
+      });
+      const now = new Date();
+      const expiresAt = new Date(now.getTime() + 301_000);
+      // Each of 30 nonces claimed by each of the three storages at once (in the opposite order by
+      // one of them): 90 claims, 30 wins.
+      const claims = storages.flatMap((storage, s) =>
+        Array.from({ length: 30 }, (_, i) =>
+          storage
+            .claimNonce({ publicKey: 'pk_a', nonce: `n${s === 1 ? 29 - i : i}`, expiresAt, now })
+            .then((won) => (won ? `n${s === 1 ? 29 - i : i}` : undefined)),
+        ),
+      );
+      const won = (await Promise.all(claims)).filter((nonce) => nonce !== undefined);
+      expect(won.sort()).toEqual(Array.from({ length: 30 }, (_, i) => `n${i}`).sort());
+      expect(statements.every((name) => name === 'claim-nonces')).toBe(true);
+      expect(statements.length).toBeLessThan(30);
+      const { rows } = await poolOn('nonces').query<{ n: number; deadlocks: string }>(
+        `SELECT (SELECT count(*)::integer FROM message_signature_nonces) AS n,
+                (SELECT deadlocks FROM pg_stat_database WHERE datname = current_database())`,
+      );
+      expect(rows[0]).toEqual({ n: 30, deadlocks: '0' });
+    });
+
     test('rate limiters of storages on pools of their own, as server processes are, share one count', async () => {
       await createDatabase('rate_limits');
       await migratePostgres(poolOn('rate_limits'), await loadMigrations(migrationsDir('postgres')));

@@ -40,7 +40,7 @@ export interface StorageUnderTest {
   /** Copies one row's sealed secret over another's, as a tampering with the database would. */
   copySealedSecret(fromPublicKey: string, toPublicKey: string): Promise<void>;
   /** The rows of a table, counted in the database itself. */
-  count(table: 'users' | 'accounts' | 'memberships'): Promise<number>;
+  count(table: 'users' | 'accounts' | 'memberships' | 'message_signature_nonces'): Promise<number>;
   /** Deletes every institution, user and event (and so every credential, account and membership). */
   reset(): Promise<void>;
   /** Applies the package migrations of the engine again; the versions it applied. */
@@ -505,6 +505,7 @@ export function storageContract(open: () => Promise<StorageUnderTest>): void {
         secretKey: 'secret-a-0123456789',
         expiresAt: null,
         revokedAt: null,
+        signaturePolicy: 'any',
       });
       expect(await storage.findCredential('pk_unknown')).toBeNull();
       expect(await storage.countInstitutions()).toBe(2);
@@ -584,6 +585,7 @@ export function storageContract(open: () => Promise<StorageUnderTest>): void {
         revokedAt: null,
         revokedReason: null,
         lastUsedAt: null,
+        signaturePolicy: 'any',
       });
       expect(issued?.expiring).toEqual([]);
       expect(issued?.events).toEqual([
@@ -604,6 +606,69 @@ export function storageContract(open: () => Promise<StorageUnderTest>): void {
           expiresAt: null,
         }),
       ).rejects.toThrow();
+    });
+
+    test('a pair issued to require message signatures keeps that policy, on record; others are any', async () => {
+      const issued = await storage.issueCredential(
+        {
+          ...pair('Strict Bank', 'pk_strict', 'secret-strict-0123456789'),
+          signaturePolicy: 'message-signature',
+        },
+        { actor: 'alice', expiresAt: null },
+      );
+      expect(issued?.issued.signaturePolicy).toBe('message-signature');
+      expect(issued?.events).toMatchObject([
+        { what: 'issued', publicKey: 'pk_strict', reason: 'requires message signatures' },
+      ]);
+      expect((await storage.findCredential('pk_strict'))?.signaturePolicy).toBe(
+        'message-signature',
+      );
+      await storage.issueCredential(pair('Strict Bank', 'pk_lax', 'secret-lax-0123456789'), {
+        actor: 'alice',
+        expiresAt: null,
+      });
+      expect(
+        (await storage.listCredentials({ institution: 'Strict Bank' })).map(
+          (record) => `${record.publicKey} ${record.signaturePolicy}`,
+        ),
+      ).toEqual(['pk_strict message-signature', 'pk_lax any']);
+    });
+
+    test('provisioning sets the policy it is given, and changes it on record (absent: any)', async () => {
+      const strict = {
+        ...pair('Bank A', 'pk_a', 'secret-a-0123456789'),
+        signaturePolicy: 'message-signature' as const,
+      };
+      expect(await storage.upsertCredentials([strict])).toMatchObject([
+        { what: 'provisioned', reason: 'requires message signatures' },
+      ]);
+      expect((await storage.findCredential('pk_a'))?.signaturePolicy).toBe('message-signature');
+      expect(await storage.upsertCredentials([strict])).toEqual([]);
+      const lax = pair('Bank A', 'pk_a', 'secret-a-0123456789');
+      expect(await storage.upsertCredentials([lax])).toMatchObject([
+        {
+          what: 'policy-changed',
+          publicKey: 'pk_a',
+          reason: 'message signatures no longer required (was message-signature)',
+        },
+      ]);
+      expect((await storage.findCredential('pk_a'))?.signaturePolicy).toBe('any');
+      // Another secret and another policy at once: one event, saying both.
+      const events = await storage.upsertCredentials([
+        { ...strict, secretKey: 'another-secret-0123456789' },
+      ]);
+      expect(events).toMatchObject([
+        { what: 'secret-replaced', reason: 'requires message signatures' },
+      ]);
+      expect(await storage.findCredential('pk_a')).toMatchObject({
+        secretKey: 'another-secret-0123456789',
+        signaturePolicy: 'message-signature',
+      });
+      expect(whats(await storage.listCredentialEvents())).toEqual([
+        'provisioned pk_a',
+        'policy-changed pk_a',
+        'secret-replaced pk_a',
+      ]);
     });
 
     test('a rotation issues a pair and sets the other active pairs to expire at the end of the grace, never later than they did', async () => {
@@ -831,6 +896,54 @@ export function storageContract(open: () => Promise<StorageUnderTest>): void {
       await expect(
         storage.sealCredentialSecrets({ actor: 'start', reencrypt: false }),
       ).rejects.toBeInstanceOf(EncryptionKeyError);
+    });
+  });
+
+  describe('claimNonce', () => {
+    const now = new Date('2026-11-27T10:00:00.000Z');
+    const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
+    const claim = (publicKey: string, nonce: string, at = now) =>
+      storage.claimNonce({
+        publicKey,
+        nonce,
+        expiresAt: new Date(at.getTime() + 301_000),
+        now: at,
+      });
+
+    test('a nonce is claimed once per key pair, until its row has expired', async () => {
+      const [key, other] = [randomUUID(), randomUUID()];
+      expect(await claim(key, 'n1')).toBe(true);
+      expect(await claim(key, 'n1')).toBe(false);
+      expect(await claim(key, 'n1', later(300))).toBe(false);
+      expect(await claim(other, 'n1')).toBe(true);
+      expect(await claim(key, 'n2')).toBe(true);
+      // At its expiry the row counts as absent: the nonce is claimed anew, and kept anew.
+      expect(await claim(key, 'n1', later(301))).toBe(true);
+      expect(await claim(key, 'n1', later(302))).toBe(false);
+    });
+
+    test('of claims of one nonce at once, exactly one wins', async () => {
+      const key = randomUUID();
+      const results = await Promise.all(Array.from({ length: 20 }, () => claim(key, 'at-once')));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      // And claims of many nonces at once each win.
+      const many = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => claim(key, `nonce-${i}`)),
+      );
+      expect(many.every(Boolean)).toBe(true);
+    });
+
+    test('expired rows are deleted a few at a time as claims come in', async () => {
+      const key = randomUUID();
+      const before = await under.count('message_signature_nonces');
+      // 300 nonces claimed an hour ago, expired since; then 600 claims now.
+      for (let i = 0; i < 300; i++) await claim(key, `old-${i}`, later(-3600));
+      expect(await under.count('message_signature_nonces')).toBe(before + 300);
+      await Promise.all(Array.from({ length: 600 }, (_, i) => claim(key, `new-${i}`)));
+      // The purge is not awaited by the claims on PostgreSQL: give it the time of a query.
+      await expect
+        .poll(() => under.count('message_signature_nonces'), { timeout: 5_000 })
+        .toBeLessThanOrEqual(before + 600);
     });
   });
 

@@ -21,6 +21,7 @@ function failingWith(error: unknown): Storage {
     listCredentials: fail,
     listCredentialEvents: fail,
     recordCredentialUse: fail,
+    claimNonce: fail,
     sealCredentialSecrets: fail,
     countInstitutions: fail,
     rateLimiter: () => ({ consume: fail }),
