@@ -39,6 +39,10 @@ export interface AppDependencies {
   corsAllowOrigins?: readonly string[];
   /** The metrics every answer is counted in (METRICS_PORT, metrics/metrics.ts); none when absent. */
   metrics?: Metrics;
+  /** MESSAGE_SIGNATURE_MAX_AGE_SECONDS: how far a message signature's `created` may be from now. */
+  messageSignatureMaxAgeSeconds?: number;
+  /** The clock authentication compares expiries and `created` with (ms); tests inject one. */
+  now?: () => number;
 }
 
 /**
@@ -46,7 +50,8 @@ export interface AppDependencies {
  * `listen` (tests drive it directly; `main.ts` listens).
  *
  * Each operation runs, in order: read the raw body (64 KiB at most) → verify the signature over
- * those bytes → parse JSON → validate against the spec (express-openapi-validator) → handler, whose
+ * those bytes, then the RFC 9421 message signature when present or required (its nonce recorded
+ * once per key pair in the database) → parse JSON → validate against the spec (express-openapi-validator) → handler, whose
  * response is validated against the spec too. Unknown paths answer 404 and known paths with another
  * method 405, before authentication. Every error is an RFC 9457 problem.
  *
@@ -100,6 +105,11 @@ export function createApp(deps: AppDependencies): Express {
     readRawBody(),
     authenticate(cachedCredentials(deps.storage), {
       ...(deps.signature ? { signature: deps.signature } : {}),
+      ...(deps.now ? { now: deps.now } : {}),
+      ...(deps.messageSignatureMaxAgeSeconds === undefined
+        ? {}
+        : { messageSignatureMaxAgeSeconds: deps.messageSignatureMaxAgeSeconds }),
+      claimNonce: (claim) => deps.storage.claimNonce(claim),
       onAuthenticated: lastUsedRecorder(deps.storage, {
         // The outage log already tells of a database that does not answer.
         onError: (error) =>

@@ -9,6 +9,7 @@ import {
   previousEncryptionKeyVariable,
 } from './credentials/encryption-key.js';
 import { parseInstitutionCredentials } from './credentials/parse-institution-credentials.js';
+import { defaultMessageSignatureMaxAgeSeconds } from './http/message-signature.js';
 import { defaultDataDir, isPostgresUrl, parseDatabaseUrl } from './storage/open-storage.js';
 import type { InstitutionCredential } from './storage/types.js';
 
@@ -30,10 +31,19 @@ export interface Config {
   databaseUrl: string | undefined;
   /** LOG_LEVEL: a pino level or `silent`, default `info`. */
   logLevel: Level | 'silent';
-  /** INSTITUTION_CREDENTIALS: a JSON array of { institution, publicKey, secretKey }, upserted at start. */
+  /**
+   * INSTITUTION_CREDENTIALS: a JSON array of { institution, publicKey, secretKey, messageSignature? },
+   * upserted at start.
+   */
   institutionCredentials: InstitutionCredential[] | undefined;
   /** SIGNATURE_ALGORITHM (sha256|sha512) and SIGNATURE_ENCODING (hex|base64), default sha256/hex. */
   signature: { algorithm: SignatureAlgorithm; encoding: SignatureEncoding };
+  /**
+   * MESSAGE_SIGNATURE_MAX_AGE_SECONDS: how far an RFC 9421 message signature's `created` may be
+   * from the server's clock, either way, and so how long its nonce is kept: default 300, 1 to
+   * 3,600 (spec: "Assumptions", message signatures). Every process on one database should agree.
+   */
+  messageSignatureMaxAgeSeconds: number;
   /**
    * SHUTDOWN_DRAIN_MS: how long requests in flight may take to finish after a stop signal,
    * default 10,000 (10 s), 0 to 600,000. The whole stop is bounded by this plus a few seconds.
@@ -134,6 +144,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         'hex',
       ),
     },
+    messageSignatureMaxAgeSeconds: check(
+      () =>
+        integerIn(
+          'MESSAGE_SIGNATURE_MAX_AGE_SECONDS',
+          read('MESSAGE_SIGNATURE_MAX_AGE_SECONDS'),
+          1,
+          3_600,
+          defaultMessageSignatureMaxAgeSeconds,
+        ),
+      defaultMessageSignatureMaxAgeSeconds,
+    ),
     shutdownDrainMs: check(
       () => integerIn('SHUTDOWN_DRAIN_MS', read('SHUTDOWN_DRAIN_MS'), 0, 600_000, 10_000),
       10_000,

@@ -96,6 +96,7 @@ async function serve(
       storage,
       logger,
       signature: config.signature,
+      messageSignatureMaxAgeSeconds: config.messageSignatureMaxAgeSeconds,
       rateLimitPerMinute: config.rateLimitPerMinute,
       corsAllowOrigins: config.corsAllowOrigins,
       outageLog: outage,

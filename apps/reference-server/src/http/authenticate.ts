@@ -5,6 +5,13 @@ import {
 } from '@institution-api/signing/node';
 import type { RequestHandler } from 'express';
 import type { CredentialLookup } from '../credentials/credential-cache.js';
+import type { NonceClaim } from '../storage/types.js';
+import {
+  checkMessageSignature,
+  defaultMessageSignatureMaxAgeSeconds,
+  type MessageSignatureRefusal,
+  receivedMessage,
+} from './message-signature.js';
 import { HttpProblem, problemKinds } from './problem.js';
 
 /** The institution a request was signed by, for the operations that follow authentication. */
@@ -32,7 +39,8 @@ export type AuthenticationFailure =
   | 'unknown-public-key'
   | 'revoked-public-key'
   | 'expired-public-key'
-  | 'wrong-signature';
+  | 'wrong-signature'
+  | MessageSignatureRefusal;
 
 /** Options of {@link authenticate}. */
 export interface AuthenticateOptions {
@@ -40,8 +48,15 @@ export interface AuthenticateOptions {
   signature?: SignatureOptions;
   /** Told of each request whose signature verified (credentials/last-used.ts); never awaited. */
   onAuthenticated?: (publicKey: string) => void;
-  /** The clock a key's expiry is compared with. */
+  /** The clock a key's expiry and a message signature's `created` are compared with (ms). */
   now?: () => number;
+  /**
+   * Records a message signature's nonce once per key pair (Storage.claimNonce); without it,
+   * every request with a message signature is refused (it cannot be checked for a replay).
+   */
+  claimNonce?: (claim: NonceClaim) => Promise<boolean>;
+  /** MESSAGE_SIGNATURE_MAX_AGE_SECONDS: how far `created` may be from `now`; default 300. */
+  messageSignatureMaxAgeSeconds?: number;
 }
 
 /**
@@ -58,12 +73,24 @@ export interface AuthenticateOptions {
  * apart from a wrong signature at the HMAC step. `verifySync` compares in constant time. A key's
  * expiry is compared with the clock on every request, so it holds to the millisecond; a
  * revocation takes effect once the lookup's cache forgets the key (5 s: credential-cache.ts).
+ *
+ * Then the RFC 9421 message signature (`Signature-Input`, `Signature`, `Content-Digest`; see
+ * message-signature.ts), keyed with the same secret: required on a key pair whose policy is
+ * `message-signature`, checked whenever present (an invalid one is refused under either policy),
+ * and its nonce recorded once per key pair, in the database, so that a replay through any server
+ * process is refused. Its refusals are the same 401; the log says which check failed.
  */
 export function authenticate(
   findCredential: CredentialLookup,
   options: AuthenticateOptions = {},
 ): RequestHandler {
-  const { signature = {}, onAuthenticated, now = Date.now } = options;
+  const {
+    signature = {},
+    onAuthenticated,
+    now = Date.now,
+    claimNonce = () => Promise.resolve(false),
+    messageSignatureMaxAgeSeconds = defaultMessageSignatureMaxAgeSeconds,
+  } = options;
   return async (req, res, next) => {
     const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const refuse = (reason: AuthenticationFailure, publicKey?: string) => {
@@ -93,6 +120,14 @@ export function authenticate(
     if (!verifySync(body, presented.signature, credential.secretKey, signature)) {
       return refuse('wrong-signature', presented.publicKey);
     }
+    const refused = await checkMessageSignature(receivedMessage(req, body), {
+      publicKey: presented.publicKey,
+      credential,
+      maxAgeSeconds: messageSignatureMaxAgeSeconds,
+      now: now(),
+      claimNonce,
+    });
+    if (refused) return refuse(refused, presented.publicKey);
     res.locals.institution = { id: credential.institutionId, name: credential.institution };
     onAuthenticated?.(presented.publicKey);
     next();

@@ -1,8 +1,11 @@
 import type { RequestHandler } from 'express';
 
-/** What a listed origin may send: the interface's two methods, signed, with a JSON body. */
+/**
+ * What a listed origin may send: the interface's two methods, signed (the Authorization header,
+ * and the RFC 9421 message signature with the body's digest), with a JSON body.
+ */
 const allowedMethods = 'POST, PUT';
-const allowedHeaders = 'Authorization, Content-Type';
+const allowedHeaders = 'Authorization, Content-Type, Signature-Input, Signature, Content-Digest';
 /**
  * What a listed origin may read beyond the CORS-safelisted headers: the wait of a 429 or a 503,
  * and the institution's budget when a rate limit is set (http/rate-limit.ts).
@@ -18,8 +21,8 @@ const preflightMaxAgeSeconds = '600';
  *
  * A request from a listed origin gets `Access-Control-Allow-Origin` naming that origin on every
  * answer (errors included, so the page can read the problem); its preflight (`OPTIONS` with
- * `Access-Control-Request-Method`) answers `204` allowing `POST` and `PUT` with `Authorization`
- * and `Content-Type`. Any other origin gets no CORS header at all, so its browser refuses the
+ * `Access-Control-Request-Method`) answers `204` allowing `POST` and `PUT` with `Authorization`,
+ * `Content-Type`, `Signature-Input`, `Signature` and `Content-Digest`. Any other origin gets no CORS header at all, so its browser refuses the
  * call; its preflight goes on to the route, which answers `405` as for any `OPTIONS`. No
  * credentials (cookies) are involved: the signature is the authentication.
  *

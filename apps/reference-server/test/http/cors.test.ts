@@ -57,14 +57,15 @@ describe('CORS_ALLOW_ORIGINS set', () => {
   afterAll(() => server?.close());
 
   test.each([users, `${users}/0190c9f2-5d4e-7a1b-8c3d-4e5f6a7b8c9d`])(
-    "a listed origin's preflight of %s is allowed Authorization and Content-Type, unsigned",
+    "a listed origin's preflight of %s is allowed the signature's headers and Content-Type, unsigned",
     async (path) => {
       const answer = await preflight(server, docsOrigin, path);
       expect(answer.status).toBe(204);
       expect(corsHeaders(answer.headers)).toEqual({
         'access-control-allow-origin': docsOrigin,
         'access-control-allow-methods': 'POST, PUT',
-        'access-control-allow-headers': 'Authorization, Content-Type',
+        'access-control-allow-headers':
+          'Authorization, Content-Type, Signature-Input, Signature, Content-Digest',
         'access-control-max-age': '600',
       });
       expect(answer.headers.get('vary')).toMatch(/\bOrigin\b/);

@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import {
   formatAuthorization,
+  type MessageSignatureOptions,
   type SignatureOptions,
+  signMessageSync,
   signSync,
 } from '@institution-api/signing/node';
 import { openapiDocument, type UserInput } from '@institution-api/types';
@@ -38,6 +40,20 @@ export interface SendOptions {
   signature?: SignatureOptions;
   /** Extra or replacing headers (set `content-type` here to change it). */
   headers?: Record<string, string>;
+  /**
+   * An RFC 9421 message signature by the signer as well (`Signature-Input`, `Signature`,
+   * `Content-Digest`, by @institution-api/signing): `true` with its defaults (now, a random nonce),
+   * or the options to change; none when absent.
+   */
+  messageSignature?: true | Partial<Omit<MessageSignatureOptions, 'keyId' | 'secretKey'>>;
+}
+
+/** A signed request as sent, to be sent again as it is (a replay) or changed. */
+export interface Captured {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array | undefined;
 }
 
 /** A running app on a real in-memory SQLite database, its captured logs, and signed-request helpers. */
@@ -47,6 +63,10 @@ export interface TestServer {
   institutions: InstitutionCredential[];
   logs(): LogLine[];
   send(method: string, path: string, options?: SendOptions): Promise<Answer>;
+  /** The request `send` would make, not sent. */
+  prepare(method: string, path: string, options?: SendOptions): Captured;
+  /** Sends a prepared (captured) request exactly, or with its path, body or headers changed. */
+  sendCaptured(captured: Captured, change?: Partial<Captured>): Promise<Answer>;
   close(): Promise<void>;
 }
 
@@ -66,12 +86,19 @@ export async function startTestServer(
     corsAllowOrigins?: string[];
     timeouts?: HttpTimeouts;
     metrics?: Metrics;
+    /** Key pairs stored beside the three institutions (e.g. with another signature policy). */
+    moreInstitutions?: InstitutionCredential[];
+    /** The app's clock (ms), for message signatures' `created`. */
+    now?: () => number;
+    messageSignatureMaxAgeSeconds?: number;
   } = {},
 ): Promise<TestServer> {
   const shared = options.shareWith;
   const storage = shared?.storage ?? (await openStorage('memory://', { defaultDataDir: 'unused' }));
-  const institutions =
-    shared?.institutions ?? ['Alpha Savings', 'Beta Bank', 'Gamma Credit'].map(generateCredential);
+  const institutions = shared?.institutions ?? [
+    ...['Alpha Savings', 'Beta Bank', 'Gamma Credit'].map(generateCredential),
+    ...(options.moreInstitutions ?? []),
+  ];
   if (!shared) await storage.upsertCredentials(institutions);
   const lines: string[] = [];
   const logger = createLogger({
@@ -86,25 +113,44 @@ export async function startTestServer(
     ...(options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {}),
     ...(options.corsAllowOrigins ? { corsAllowOrigins: options.corsAllowOrigins } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.messageSignatureMaxAgeSeconds
+      ? { messageSignatureMaxAgeSeconds: options.messageSignatureMaxAgeSeconds }
+      : {}),
   });
   const server = createHttpServer(app, options.timeouts).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  return {
-    baseUrl,
-    storage,
-    institutions,
-    logs: () => lines.map((line) => JSON.parse(line) as LogLine),
-    async send(method, path, { body, as, signature, headers = {} } = {}) {
-      const signer = as === undefined ? institutions[0] : as;
-      const payload =
-        body === undefined
-          ? undefined
-          : typeof body === 'string' || body instanceof Uint8Array
-            ? body
-            : JSON.stringify(body);
-      const allHeaders: Record<string, string> = {
+  function prepare(method: string, path: string, sendOptions: SendOptions = {}): Captured {
+    const { body, as, signature, headers = {}, messageSignature } = sendOptions;
+    const signer = as === undefined ? institutions[0] : as;
+    const payload =
+      body === undefined
+        ? undefined
+        : typeof body === 'string' || body instanceof Uint8Array
+          ? body
+          : JSON.stringify(body);
+    const signedMessage =
+      signer && messageSignature
+        ? signMessageSync(
+            {
+              method,
+              url: `${baseUrl}${path}`,
+              ...(payload === undefined ? {} : { body: payload }),
+            },
+            {
+              keyId: signer.publicKey,
+              secretKey: signer.secretKey,
+              ...(messageSignature === true ? {} : messageSignature),
+            },
+          )
+        : {};
+    return {
+      method,
+      path,
+      body: payload,
+      headers: {
         ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
         ...(signer
           ? {
@@ -114,22 +160,37 @@ export async function startTestServer(
               ),
             }
           : {}),
+        ...signedMessage,
         ...headers,
-      };
-      const response = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers: allHeaders,
-        ...(payload === undefined ? {} : { body: payload as BodyInit }),
-      });
-      const text = await response.text();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      return { status: response.status, headers: response.headers, text, body: parsed };
-    },
+      },
+    };
+  }
+
+  async function sendCaptured(captured: Captured, change: Partial<Captured> = {}): Promise<Answer> {
+    const { method, path, headers, body } = { ...captured, ...change };
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: body as BodyInit }),
+    });
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, body: parsed };
+  }
+
+  return {
+    baseUrl,
+    storage,
+    institutions,
+    logs: () => lines.map((line) => JSON.parse(line) as LogLine),
+    prepare,
+    sendCaptured,
+    send: (method, path, sendOptions) => sendCaptured(prepare(method, path, sendOptions)),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,0 +1,97 @@
+import {
+  type MessageSignatureFailure,
+  type ReceivedMessage,
+  verifyMessageSignatureSync,
+} from '@institution-api/signing/node';
+import type { Request } from 'express';
+import type { FoundCredential, NonceClaim } from '../storage/types.js';
+
+/** How far a message signature's `created` may be from the server's clock, by default (seconds). */
+export const defaultMessageSignatureMaxAgeSeconds = 300;
+
+/**
+ * The longest nonce stored. RFC 9421 sets no bound; the signing libraries send 22 characters
+ * (16 random bytes, base64url). A longer one is refused rather than stored.
+ */
+export const maxNonceLength = 256;
+
+/** Why a request's message signature was refused, as the log says it. */
+export type MessageSignatureRefusal =
+  | `message-signature-${MessageSignatureFailure}`
+  | 'message-signature-missing'
+  | 'message-signature-nonce-too-long'
+  | 'message-signature-replayed';
+
+/** What {@link checkMessageSignature} needs beside the request. */
+export interface MessageSignatureCheck {
+  /** The key pair the Authorization header named and verified. */
+  publicKey: string;
+  credential: Pick<FoundCredential, 'secretKey' | 'signaturePolicy'>;
+  /** MESSAGE_SIGNATURE_MAX_AGE_SECONDS. */
+  maxAgeSeconds: number;
+  /** The server's clock, in milliseconds. */
+  now: number;
+  /** Records the nonce once per key pair (the storage: every server process on the database). */
+  claimNonce: (claim: NonceClaim) => Promise<boolean>;
+}
+
+/**
+ * The request as RFC 9421 sees it: the target URI it was sent to, rebuilt from the scheme of the
+ * connection (`req.protocol`: http unless TLS ends here, or a proxy trusted by `trust proxy` says
+ * so), the `Host` header and the path and query exactly as received (`req.originalUrl`), so that
+ * `@path` and `@target-uri` are what the client signed; its fields by lowercase name, repeated
+ * ones joined with ", " (as Node joins them); and the exact body bytes.
+ */
+export function receivedMessage(req: Request, body: Uint8Array): ReceivedMessage {
+  return {
+    method: req.method,
+    url: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`,
+    header: (name) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+    body,
+  };
+}
+
+/**
+ * Checks the RFC 9421 message signature of a request whose Authorization header verified (spec:
+ * `InstitutionSignature`, "Assumptions", message signatures), with `@institution-api/signing`:
+ * - none at all: accepted on a key pair whose policy is `any`, refused on one that requires them;
+ * - present but invalid (malformed, no signature for this key, another `alg`, a required
+ *   component not covered, `created` or `nonce` missing, `created` outside ±maxAge, `expires`
+ *   past, a Content-Digest that is not the body's, a wrong MAC): refused, whatever the policy;
+ * - valid: accepted when its nonce was not used with this key pair before (by any process on the
+ *   database) while a request carrying it could be accepted, i.e. until `created` + maxAge.
+ *
+ * Resolves with the reason of a refusal (for the log; every refusal is answered the same 401), or
+ * undefined to go on. A database that cannot record the nonce rejects (StorageUnavailableError:
+ * 503), never accepting without a record.
+ */
+export async function checkMessageSignature(
+  message: ReceivedMessage,
+  check: MessageSignatureCheck,
+): Promise<MessageSignatureRefusal | undefined> {
+  const { publicKey, credential, maxAgeSeconds, now } = check;
+  const verdict = verifyMessageSignatureSync(message, {
+    keyId: publicKey,
+    secretKey: credential.secretKey,
+    now: Math.floor(now / 1000),
+    maxSkewSeconds: maxAgeSeconds,
+  });
+  if (verdict.status === 'absent') {
+    return credential.signaturePolicy === 'any' ? undefined : 'message-signature-missing';
+  }
+  if (verdict.status === 'invalid') return `message-signature-${verdict.reason}`;
+  if (verdict.nonce.length > maxNonceLength) return 'message-signature-nonce-too-long';
+  // Accepted while |now - created| <= maxAge in whole seconds: up to the end of second
+  // created + maxAge. From then on the signature is stale, so its nonce need not be kept.
+  const expiresAt = new Date((verdict.created + maxAgeSeconds + 1) * 1000);
+  const fresh = await check.claimNonce({
+    publicKey,
+    nonce: verdict.nonce,
+    expiresAt,
+    now: new Date(now),
+  });
+  return fresh ? undefined : 'message-signature-replayed';
+}
