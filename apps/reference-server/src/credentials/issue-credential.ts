@@ -2,9 +2,20 @@ import type {
   CredentialEvent,
   CredentialRecord,
   InstitutionCredential,
+  SignaturePolicy,
   Storage,
 } from '../storage/types.js';
 import { generateCredential } from './generate-credential.js';
+
+/** The pair with the policy asked for; `any` (the default) is left implicit. */
+function withPolicy(
+  credential: InstitutionCredential,
+  { signaturePolicy }: { signaturePolicy?: SignaturePolicy },
+): InstitutionCredential {
+  return signaturePolicy && signaturePolicy !== 'any'
+    ? { ...credential, signaturePolicy }
+    : credential;
+}
 
 /** A key pair just issued: the only time its secret is known outside the database. */
 export interface Issued {
@@ -21,6 +32,8 @@ export interface IssueCredentialOptions {
   expiresInMs?: number;
   /** Recorded with the event. */
   reason?: string;
+  /** What the pair's requests need besides the Authorization header; default `any`. */
+  signaturePolicy?: SignaturePolicy;
   now?: () => number;
 }
 
@@ -41,7 +54,7 @@ export async function issueCredential(
   institution: string,
   options: IssueCredentialOptions,
 ): Promise<Issued> {
-  const credential = generateCredential(institutionName(institution));
+  const credential = withPolicy(generateCredential(institutionName(institution)), options);
   const now = options.now ?? Date.now;
   const expiresAt =
     options.expiresInMs === undefined ? null : new Date(now() + options.expiresInMs);
@@ -68,9 +81,14 @@ export interface Rotated extends Issued {
 export async function rotateCredentials(
   storage: Storage,
   institution: string,
-  options: { actor: string; graceMs: number; now?: () => number },
+  options: {
+    actor: string;
+    graceMs: number;
+    signaturePolicy?: SignaturePolicy;
+    now?: () => number;
+  },
 ): Promise<Rotated | undefined> {
-  const credential = generateCredential(institutionName(institution));
+  const credential = withPolicy(generateCredential(institutionName(institution)), options);
   const now = options.now ?? Date.now;
   const issued = await storage.issueCredential(credential, {
     actor: options.actor,

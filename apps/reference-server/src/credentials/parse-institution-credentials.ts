@@ -1,4 +1,4 @@
-import type { InstitutionCredential } from '../storage/types.js';
+import type { InstitutionCredential, SignaturePolicy } from '../storage/types.js';
 
 /** The environment variable the credentials come from (DECISIONS.md "credentials"). */
 const source = 'INSTITUTION_CREDENTIALS';
@@ -14,9 +14,18 @@ const publicKeyPattern = /^[\x21-\x39\x3b-\x7e]+$/;
 
 const fields = ['institution', 'publicKey', 'secretKey'] as const;
 
+/** The optional field that sets a pair's signature policy, and its values. */
+const messageSignatureField = 'messageSignature';
+const messageSignatureValues: Record<string, SignaturePolicy> = {
+  required: 'message-signature',
+  optional: 'any',
+};
+
 /**
- * Reads INSTITUTION_CREDENTIALS, a JSON array of `{ "institution", "publicKey", "secretKey" }`, and
- * lists every problem at once, each naming the index and field. No message ever repeats a value
+ * Reads INSTITUTION_CREDENTIALS, a JSON array of `{ "institution", "publicKey", "secretKey" }`, each
+ * optionally with `"messageSignature": "required"` (the pair's policy is then `message-signature`:
+ * its requests need a valid RFC 9421 message signature) or `"optional"` (the default: policy
+ * `any`), and lists every problem at once, each naming the index and field. No message ever repeats a value
  * (not even JSON.parse's, which quotes the input): the input holds secrets, and messages reach logs.
  */
 export function parseInstitutionCredentials(json: string): InstitutionCredential[] {
@@ -41,8 +50,20 @@ export function parseInstitutionCredentials(json: string): InstitutionCredential
     const record = item as Record<string, unknown>;
     const before = problems.length;
     // Unknown keys are not named: a misplaced secret could be one.
-    if (Object.keys(record).some((key) => !(fields as readonly string[]).includes(key))) {
-      problems.push(`${at} has unknown fields; the fields are institution, publicKey, secretKey.`);
+    const known: readonly string[] = [...fields, messageSignatureField];
+    if (Object.keys(record).some((key) => !known.includes(key))) {
+      problems.push(
+        `${at} has unknown fields; the fields are institution, publicKey, secretKey and (optional) messageSignature.`,
+      );
+    }
+    const messageSignature = record[messageSignatureField];
+    const signaturePolicy =
+      typeof messageSignature === 'string' &&
+      Object.hasOwn(messageSignatureValues, messageSignature)
+        ? messageSignatureValues[messageSignature]
+        : undefined;
+    if (messageSignature !== undefined && signaturePolicy === undefined) {
+      problems.push(`${at}.messageSignature must be "required" or "optional".`);
     }
     for (const field of fields) {
       const value = record[field];
@@ -75,6 +96,7 @@ export function parseInstitutionCredentials(json: string): InstitutionCredential
         institution: (institution as string).trim(),
         publicKey: publicKey as string,
         secretKey: secretKey as string,
+        ...(signaturePolicy ? { signaturePolicy } : {}),
       });
     }
   });

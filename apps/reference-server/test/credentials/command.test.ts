@@ -59,6 +59,7 @@ async function issued(institution: string, ...more: string[]) {
     institution: string;
     publicKey: string;
     secretKey: string;
+    signaturePolicy: string;
     expiresAt: string | null;
   };
 }
@@ -70,8 +71,18 @@ describe('issue', () => {
     const result = await credentials(['issue', '--institution', '  Alpha Savings ']);
     expect(result.code).toBe(0);
     const printed = JSON.parse(result.stdout);
-    expect(Object.keys(printed)).toEqual(['institution', 'publicKey', 'secretKey', 'expiresAt']);
-    expect(printed).toMatchObject({ institution: 'Alpha Savings', expiresAt: null });
+    expect(Object.keys(printed)).toEqual([
+      'institution',
+      'publicKey',
+      'secretKey',
+      'signaturePolicy',
+      'expiresAt',
+    ]);
+    expect(printed).toMatchObject({
+      institution: 'Alpha Savings',
+      signaturePolicy: 'any',
+      expiresAt: null,
+    });
     expect(result.logs).toEqual([
       expect.objectContaining({
         level: 'info',
@@ -89,6 +100,7 @@ describe('issue', () => {
         secretKey: printed.secretKey,
         expiresAt: null,
         revokedAt: null,
+        signaturePolicy: 'any',
       });
     } finally {
       await storage.close();
@@ -158,6 +170,35 @@ describe('rotate', () => {
     );
   });
 
+  test('--require-message-signature gives the new pair that policy, on record; without it, any', async () => {
+    const first = await issued('Alpha Savings');
+    expect(first.signaturePolicy).toBe('any');
+    const result = await credentials([
+      'rotate',
+      '--institution',
+      'Alpha Savings',
+      '--require-message-signature',
+    ]);
+    expect(result.code).toBe(0);
+    const printed = JSON.parse(result.stdout);
+    expect(printed.signaturePolicy).toBe('message-signature');
+    const storage = await openStorage(dataDir, { defaultDataDir: '/nonexistent' });
+    try {
+      expect((await storage.findCredential(printed.publicKey))?.signaturePolicy).toBe(
+        'message-signature',
+      );
+      expect((await storage.findCredential(first.publicKey))?.signaturePolicy).toBe('any');
+    } finally {
+      await storage.close();
+    }
+    const events = JSON.parse((await credentials(['log', '--json'])).stdout);
+    expect(events.find((e: { what: string }) => e.what === 'rotated')).toMatchObject({
+      publicKey: printed.publicKey,
+      reason: expect.stringMatching(/^requires message signatures; /),
+    });
+    expect(events.find((e: { what: string }) => e.what === 'issued').reason).toBeNull();
+  });
+
   test('an institution that does not exist: exit 1, one line; a bad grace: exit 2', async () => {
     await issued('Alpha Savings');
     const missing = await credentials(['rotate', '--institution', 'Nobody']);
@@ -198,7 +239,8 @@ describe('revoke', () => {
 describe('list', () => {
   test('a table of the pairs (UTC, to the minute), or JSON; never a secret', async () => {
     const alpha = await issued('Alpha Savings', '--expires-in', '7d');
-    const beta = await issued('Beta Bank');
+    const beta = await issued('Beta Bank', '--require-message-signature');
+    expect(beta.signaturePolicy).toBe('message-signature');
     await credentials(['revoke', beta.publicKey, '--reason', 'closed']);
     const storage = await openStorage(dataDir, { defaultDataDir: '/nonexistent' });
     await storage.recordCredentialUse(alpha.publicKey);
@@ -210,6 +252,7 @@ describe('list', () => {
     expect(header?.split(/\s{2,}/)).toEqual([
       'PUBLIC KEY',
       'INSTITUTION',
+      'POLICY',
       'CREATED',
       'EXPIRES',
       'REVOKED',
@@ -217,10 +260,12 @@ describe('list', () => {
     ]);
     const minute = /\d{4}-\d\d-\d\d \d\d:\d\d/.source;
     expect(rows[0]).toMatch(
-      new RegExp(`^${alpha.publicKey} +Alpha Savings +${minute} +2030-01-08 00:00 +- +${minute}$`),
+      new RegExp(
+        `^${alpha.publicKey} +Alpha Savings +any +${minute} +2030-01-08 00:00 +- +${minute}$`,
+      ),
     );
     expect(rows[1]).toMatch(
-      new RegExp(`^${beta.publicKey} +Beta Bank +${minute} +- +${minute} +-$`),
+      new RegExp(`^${beta.publicKey} +Beta Bank +message-signature +${minute} +- +${minute} +-$`),
     );
 
     const json = await credentials(['list', '--json']);
@@ -229,13 +274,18 @@ describe('list', () => {
       {
         publicKey: alpha.publicKey,
         institution: 'Alpha Savings',
+        signaturePolicy: 'any',
         createdAt: expect.any(String),
         expiresAt: '2030-01-08T00:00:00.000Z',
         revokedAt: null,
         revokedReason: null,
         lastUsedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z$/),
       },
-      expect.objectContaining({ publicKey: beta.publicKey, revokedReason: 'closed' }),
+      expect.objectContaining({
+        publicKey: beta.publicKey,
+        signaturePolicy: 'message-signature',
+        revokedReason: 'closed',
+      }),
     ]);
     for (const output of [table.stdout, json.stdout]) {
       expect(output).not.toContain(alpha.secretKey);

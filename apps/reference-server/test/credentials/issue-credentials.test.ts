@@ -43,7 +43,13 @@ test('prints a fresh pair as JSON, which the server then finds', async () => {
   const result = await issue(['--institution', 'Bank of Test'], dataDir);
   expect(result).toMatchObject({ code: 0, stderr: '' });
   const printed = JSON.parse(result.stdout);
-  expect(Object.keys(printed)).toEqual(['institution', 'publicKey', 'secretKey', 'expiresAt']);
+  expect(Object.keys(printed)).toEqual([
+    'institution',
+    'publicKey',
+    'secretKey',
+    'signaturePolicy',
+    'expiresAt',
+  ]);
   expect(printed.institution).toBe('Bank of Test');
   const storage = await openStorage(dataDir, { defaultDataDir: '/nonexistent' });
   try {
@@ -53,6 +59,7 @@ test('prints a fresh pair as JSON, which the server then finds', async () => {
       secretKey: printed.secretKey,
       expiresAt: null,
       revokedAt: null,
+      signaturePolicy: 'any',
     });
   } finally {
     await storage.close();

@@ -26,6 +26,22 @@ describe('parseInstitutionCredentials', () => {
     expect(parseInstitutionCredentials('[]')).toEqual([]);
   });
 
+  test('reads a pair\'s signature policy: messageSignature "required", or "optional" (the default)', () => {
+    const list = [
+      { institution: 'Bank A', publicKey: 'pk_a', secretKey: secret, messageSignature: 'required' },
+      { institution: 'Bank B', publicKey: 'pk_b', secretKey: secret, messageSignature: 'optional' },
+    ];
+    expect(parseInstitutionCredentials(JSON.stringify(list))).toEqual([
+      {
+        institution: 'Bank A',
+        publicKey: 'pk_a',
+        secretKey: secret,
+        signaturePolicy: 'message-signature',
+      },
+      { institution: 'Bank B', publicKey: 'pk_b', secretKey: secret, signaturePolicy: 'any' },
+    ]);
+  });
+
   test('names the index and field of every problem at once', () => {
     const message = problemsOf(
       JSON.stringify([
@@ -35,18 +51,20 @@ describe('parseInstitutionCredentials', () => {
         'not an object',
         { institution: 'Bank E', publicKey: 'pk_a', secretKey: secret },
         { institution: 'Bank F', publicKey: 'pk f', secretKey: 42 },
+        { institution: 'Bank G', publicKey: 'pk_g', secretKey: secret, messageSignature: 'yes' },
       ]),
     );
     expect(message.split('\n').slice(1)).toEqual([
       'INSTITUTION_CREDENTIALS[1].institution must be a non-empty string.',
       'INSTITUTION_CREDENTIALS[1].publicKey must be visible ASCII characters without ":".',
       'INSTITUTION_CREDENTIALS[1].secretKey must be at least 16 characters.',
-      'INSTITUTION_CREDENTIALS[2] has unknown fields; the fields are institution, publicKey, secretKey.',
+      'INSTITUTION_CREDENTIALS[2] has unknown fields; the fields are institution, publicKey, secretKey and (optional) messageSignature.',
       'INSTITUTION_CREDENTIALS[2].publicKey must be a non-empty string.',
       'INSTITUTION_CREDENTIALS[3] must be an object with institution, publicKey and secretKey.',
       'INSTITUTION_CREDENTIALS[4].publicKey repeats the publicKey of INSTITUTION_CREDENTIALS[0].',
       'INSTITUTION_CREDENTIALS[5].secretKey must be a non-empty string.',
       'INSTITUTION_CREDENTIALS[5].publicKey must be visible ASCII characters without ":".',
+      'INSTITUTION_CREDENTIALS[6].messageSignature must be "required" or "optional".',
     ]);
   });
 

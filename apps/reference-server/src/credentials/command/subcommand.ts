@@ -1,4 +1,4 @@
-import type { CredentialEvent, Storage } from '../../storage/types.js';
+import type { CredentialEvent, SignaturePolicy, Storage } from '../../storage/types.js';
 
 /** A subcommand was called wrongly (exit 2, with its usage); the message says how. */
 export class UsageError extends Error {
@@ -74,4 +74,18 @@ export const institutionFilter: Pick<Subcommand<InstitutionFilter>, 'options' | 
     const institution = stringOption(values, 'institution');
     return { ...(institution ? { institution } : {}), json: values.json === true };
   },
+};
+
+/**
+ * `--require-message-signature` of `issue` and `rotate`: the new pair's policy is then
+ * `message-signature` (its requests need an RFC 9421 message signature), else `any`.
+ */
+export const signaturePolicyOption = {
+  options: { 'require-message-signature': { type: 'boolean' } },
+  read(values: ParsedValues): SignaturePolicy {
+    return values['require-message-signature'] === true ? 'message-signature' : 'any';
+  },
+} as const satisfies {
+  options: Subcommand<unknown>['options'];
+  read(values: ParsedValues): SignaturePolicy;
 };
