@@ -7,8 +7,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadMigrations, migrationsDir } from '../../src/storage/migrations.js';
 import { openStorage } from '../../src/storage/open-storage.js';
-import { inPostgresTransaction, migratePostgres } from '../../src/storage/postgres-database.js';
+import {
+  inPostgresTransaction,
+  migratePostgres,
+  openPostgresPool,
+} from '../../src/storage/postgres-database.js';
 import { createPostgresStorage } from '../../src/storage/postgres-storage.js';
+import { StorageUnavailableError } from '../../src/storage/unavailable.js';
 import { institution, person, testKeyring } from './fixtures.js';
 import { migrationContract } from './migration-contract.js';
 import { type RawSecretRow, storageContract } from './storage-contract.js';
@@ -252,6 +257,19 @@ describe.skipIf(skipReason)(
                 (SELECT deadlocks FROM pg_stat_database WHERE datname = current_database())`,
       );
       expect(rows[0]).toEqual({ n: 30, deadlocks: '0' });
+    });
+
+    test('a nonce claim on a PostgreSQL that cannot be reached fails as unavailable, never true', async () => {
+      const pool = openPostgresPool('postgres://nobody@127.0.0.1:1/none');
+      pools.push(pool);
+      const now = new Date();
+      const claim = createPostgresStorage(pool, testKeyring()).claimNonce({
+        publicKey: 'pk_a',
+        nonce: 'n',
+        expiresAt: new Date(now.getTime() + 301_000),
+        now,
+      });
+      await expect(claim).rejects.toBeInstanceOf(StorageUnavailableError);
     });
 
     test('rate limiters of storages on pools of their own, as server processes are, share one count', async () => {
