@@ -1,8 +1,16 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { spec } from './spec.js';
 
 const description = spec.info.description;
+
+/** A header parameter as the bundle holds it. */
+interface ParameterExample {
+  name: string;
+  in: string;
+  required?: boolean;
+  examples?: Record<string, { value: string }>;
+}
 
 describe('the worked signing example in info.description', () => {
   const body = /```json\n(.+)\n```/.exec(description)?.[1] ?? '';
@@ -30,6 +38,63 @@ describe('the worked signing example in info.description', () => {
   });
 });
 
+describe('the worked message-signature example in info.description', () => {
+  const body = /```json\n(.+)\n```/.exec(description)?.[1] ?? '';
+  const secret = /secret key\s+`([^`]+)`/.exec(description)?.[1] ?? '';
+  const fields = Object.fromEntries(
+    [...(/```http\n(Content-Digest: [\s\S]+?)\n```/.exec(description)?.[1] ?? '').split('\n')].map(
+      (line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)],
+    ),
+  );
+  const base = /```text\n("@method"[\s\S]+?)\n```/.exec(description)?.[1] ?? '';
+  const parameters = (spec.components as { parameters?: Record<string, ParameterExample> })
+    .parameters;
+
+  it('gives the Content-Digest of the worked body and the Signature of its base, as openssl reproduces them', () => {
+    const digest = createHash('sha256').update(body, 'utf8').digest('base64');
+    expect(fields['Content-Digest']).toBe(`sha-256=:${digest}:`);
+    expect(base.split('\n')).toEqual([
+      '"@method": POST',
+      '"@path": /api/v1/external/users',
+      `"content-digest": ${fields['Content-Digest']}`,
+      `"@signature-params": ${fields['Signature-Input']?.replace(/^sig1=/, '')}`,
+    ]);
+    const mac = createHmac('sha256', secret).update(base, 'utf8').digest('base64');
+    expect(fields.Signature).toBe(`sig1=:${mac}:`);
+    expect(fields['Signature-Input']).toContain('keyid="demo-public-key";alg="hmac-sha256"');
+  });
+
+  it('is the example of the three header parameters', () => {
+    for (const [name, parameter] of [
+      ['Signature-Input', parameters?.SignatureInput],
+      ['Signature', parameters?.Signature],
+      ['Content-Digest', parameters?.ContentDigest],
+    ] as const) {
+      expect(parameter?.name).toBe(name);
+      expect(parameter?.examples?.CreateUserSigned?.value).toBe(fields[name]);
+    }
+  });
+
+  it('lists the three as optional header parameters of both operations', () => {
+    for (const operation of [
+      spec.paths['/api/v1/external/users']?.post,
+      spec.paths['/api/v1/external/users/{id}']?.put,
+    ]) {
+      const refs = ((operation as { parameters?: { $ref: string }[] }).parameters ?? []).map(
+        (parameter) => parameter.$ref,
+      );
+      expect(refs).toEqual([
+        '#/components/parameters/SignatureInput',
+        '#/components/parameters/Signature',
+        '#/components/parameters/ContentDigest',
+      ]);
+    }
+    for (const parameter of Object.values(parameters ?? {})) {
+      if (parameter.in === 'header') expect(parameter.required).toBe(false);
+    }
+  });
+});
+
 describe('the Assumptions section', () => {
   const assumptions = description.slice(description.indexOf('# Assumptions'));
 
@@ -54,6 +119,12 @@ describe('the Assumptions section', () => {
     ['signature', 'HMAC-SHA256'],
     ['other algorithms', '`sha512`'],
     ['replay', 'replayed'],
+    ['message signatures', 'RFC 9421 HTTP\n  Message Signature'],
+    ['the policy', '`any` (the default'],
+    [
+      'the residual risk',
+      'on a key pair whose policy is `any` a captured request can still be replayed',
+    ],
     ['credentials', 'INSTITUTION_CREDENTIALS'],
     ['secrets at rest', 'CREDENTIALS_ENCRYPTION_KEY'],
     ['several processes', 'any number of processes on one PostgreSQL'],

@@ -3,6 +3,7 @@ import { expect, test } from 'vitest';
 import { defaultGrace } from '../../src/credentials/command/rotate.js';
 import { credentialTtlMs } from '../../src/credentials/credential-cache.js';
 import { parseDuration } from '../../src/credentials/duration.js';
+import { defaultMessageSignatureMaxAgeSeconds } from '../../src/http/message-signature.js';
 
 /** The spec's words (Assumptions, the security scheme) and what this server does, kept equal. */
 const description = openapiDocument.info.description ?? '';
@@ -32,4 +33,12 @@ test('the spec says a refused key answers as an unknown one, and how secrets are
   expect(keyLifecycle).toContain('Provisioning never brings a revoked key back');
   expect(assumptions).toContain('stores it encrypted (AES-256-GCM) under a key kept');
   expect(scheme).toContain('unknown, expired or revoked public key');
+});
+
+test('the message-signature window the spec states is the server’s default', () => {
+  const seconds = defaultMessageSignatureMaxAgeSeconds;
+  expect(scheme).toContain(`\`created\` must be within ${seconds} seconds of the service's clock`);
+  expect(assumptions.replaceAll(/\s+/g, ' ')).toContain(
+    `\`created\` must be within ${seconds} s of the service's clock (the reference server's \`MESSAGE_SIGNATURE_MAX_AGE_SECONDS\`)`,
+  );
 });
