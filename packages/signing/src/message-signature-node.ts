@@ -5,9 +5,8 @@
  *
  * @module
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, type KeyObject, timingSafeEqual } from 'node:crypto';
 import {
-  bodyBytes,
   CONTENT_DIGEST_HASH,
   type ContentDigestAlgorithm,
   finishMessageSignature,
@@ -21,11 +20,12 @@ import {
   planMessageSignature,
   type ReceivedMessage,
   readMessageSignature,
+  type SignaturePlanner,
   type VerifyMessageSignatureOptions,
   verdictOf,
 } from './message-signature.js';
 
-function digestOf(algorithm: ContentDigestAlgorithm, body: Uint8Array): Buffer {
+function digestOf(algorithm: ContentDigestAlgorithm, body: string | Uint8Array): Buffer {
   return createHash(CONTENT_DIGEST_HASH[algorithm].node).update(body).digest();
 }
 
@@ -38,12 +38,28 @@ export function signMessageSync(
   message: MessageToSign,
   options: MessageSignatureOptions,
 ): MessageSignatureHeaders {
-  const key = hmacKeyBytes(options.secretKey);
-  const body = bodyBytes(message.body);
-  const algorithm = options.digest ?? 'sha-256';
-  const digest = body && formatContentDigest(algorithm, digestOf(algorithm, body));
-  const plan = planMessageSignature(message, options, digest);
-  return finishMessageSignature(plan, createHmac('sha256', key).update(plan.base).digest());
+  return signWith(message, options.digest, hmacKeyBytes(options.secretKey), (request, digest) =>
+    planMessageSignature(request, options, digest),
+  );
+}
+
+/**
+ * The node:crypto half of a signature (the body's digest and the MAC) around `plan`, which makes
+ * the rest; `createMessageSigner` gives a prepared key and planner.
+ */
+export function signWith(
+  message: MessageToSign,
+  digest: ContentDigestAlgorithm = 'sha-256',
+  key: KeyObject | Uint8Array,
+  plan: SignaturePlanner,
+): MessageSignatureHeaders {
+  // A string body is hashed as UTF-8 by node:crypto itself: the bytes `bodyBytes` would give.
+  const contentDigest =
+    message.body === undefined
+      ? undefined
+      : formatContentDigest(digest, digestOf(digest, message.body));
+  const planned = plan(message, contentDigest);
+  return finishMessageSignature(planned, createHmac('sha256', key).update(planned.base).digest());
 }
 
 /**

@@ -9,7 +9,8 @@
 import { createHmac, createSecretKey } from 'node:crypto';
 import { assertSecretKey, resolveOptions, type SignatureOptions } from './algorithms.js';
 import { assertMessage } from './encoding.js';
-import { signMessageSync } from './message-signature-node.js';
+import { hmacKeyBytes, prepareSignaturePlanner } from './message-signature.js';
+import { signMessageSync, signWith } from './message-signature-node.js';
 import type { MessageSigner, MessageSignerOptions, Signer, SignerRuntime } from './signer.js';
 
 export type { MessageSigner, MessageSignerOptions, Signer, SignerRuntime } from './signer.js';
@@ -42,5 +43,9 @@ export function createSigner(secretKey: string, options?: SignatureOptions): Sig
  */
 export function createMessageSigner(options: MessageSignerOptions): MessageSigner {
   signMessageSync({ method: 'POST', url: 'http://check.invalid/' }, options);
-  return (message) => signMessageSync(message, options);
+  // Prepared once: the key (its conversion, per signature, measured a tenth of one) and what
+  // every signature shares (see prepareSignaturePlanner).
+  const key = createSecretKey(hmacKeyBytes(options.secretKey));
+  const plan = prepareSignaturePlanner(options);
+  return (message) => signWith(message, options.digest, key, plan);
 }

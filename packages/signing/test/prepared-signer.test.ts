@@ -1,0 +1,80 @@
+/**
+ * The prepared path of `createMessageSigner` on node:crypto (a signer's fixed parts serialized
+ * once) gives exactly the headers of the general `signMessageSync` for the same `created` and
+ * nonce, for bodies or none, other labels, digests and key ids that need escaping.
+ */
+import { describe, expect, it } from 'vitest';
+import type { MessageSignatureHeaders, MessageToSign } from '../src/index.js';
+import { signMessageSync, verifyMessageSignatureSync } from '../src/node.js';
+import { createMessageSigner } from '../src/signer-node.js';
+
+/** `created` and `nonce` of a Signature-Input written by the signer. */
+function createdAndNonce(headers: MessageSignatureHeaders): { created: number; nonce: string } {
+  const input = headers['signature-input'];
+  const created = /;created=(\d+);/.exec(input)?.[1];
+  const nonce = /;nonce="([A-Za-z0-9_-]+)";/.exec(input)?.[1];
+  if (created === undefined || nonce === undefined) throw new Error(`unexpected ${input}`);
+  return { created: Number(created), nonce };
+}
+
+const messages: [string, MessageToSign][] = [
+  [
+    'a create',
+    { method: 'POST', url: 'https://api.example.com/api/v1/external/users', body: '{"a":"Ɔ"}' },
+  ],
+  [
+    'an update, body as bytes',
+    {
+      method: 'PUT',
+      url: 'http://127.0.0.1:8080/base/api/v1/external/users/3f0c9a52?x=1',
+      body: new TextEncoder().encode('{"firstName":"Ama"}'),
+    },
+  ],
+  ['an empty body', { method: 'POST', url: 'https://api.example.com/u', body: '' }],
+  ['no body', { method: 'GET', url: 'https://api.example.com/u/%2F..%2F?q=1' }],
+];
+
+const optionSets = [
+  { keyId: 'pk_test_institution', secretKey: 'sk_test' },
+  { keyId: 'key "quoted" \\ and spaced', secretKey: 'sk ü', label: 'proxy-1', digest: 'sha-512' },
+] as const;
+
+describe('createMessageSigner on node:crypto, prepared', () => {
+  for (const options of optionSets) {
+    it.each(messages)(
+      `${options.keyId}: %s is signed as signMessageSync signs it`,
+      (_, message) => {
+        const signed = createMessageSigner(options)(message) as MessageSignatureHeaders;
+        const general = signMessageSync(message, { ...options, ...createdAndNonce(signed) });
+        expect(signed).toEqual(general);
+        const body = message.body;
+        const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+        const verdict = verifyMessageSignatureSync(
+          {
+            method: message.method,
+            url: message.url,
+            header: (name) => signed[name as keyof MessageSignatureHeaders],
+            body: bytes ?? new Uint8Array(),
+          },
+          options,
+        );
+        expect(verdict).toMatchObject({ status: 'valid', label: options.label ?? 'sig1' });
+      },
+    );
+  }
+
+  it('gives each request a nonce of its own (16 random bytes, base64url)', () => {
+    const signer = createMessageSigner(optionSets[0]);
+    const message = messages[0]?.[1] as MessageToSign;
+    const nonces = new Set<string>();
+    for (let i = 0; i < 600; i++) {
+      nonces.add(createdAndNonce(signer(message) as MessageSignatureHeaders).nonce);
+    }
+    expect(nonces.size).toBe(600);
+    for (const nonce of nonces) expect(nonce).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+
+  it('still refuses a label that is not a dictionary key, at creation', () => {
+    expect(() => createMessageSigner({ ...optionSets[0], label: 'Sig 1' })).toThrow();
+  });
+});
