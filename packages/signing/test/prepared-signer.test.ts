@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageSignatureHeaders, MessageToSign } from '../src/index.js';
 import { signMessageSync, verifyMessageSignatureSync } from '../src/node.js';
-import { createMessageSigner } from '../src/signer-node.js';
+import { createMessageSigner, type MessageSignerOptions } from '../src/signer-node.js';
 
 /** `created` and `nonce` of a Signature-Input written by the signer. */
 function createdAndNonce(headers: MessageSignatureHeaders): { created: number; nonce: string } {
@@ -34,10 +34,10 @@ const messages: [string, MessageToSign][] = [
   ['no body', { method: 'GET', url: 'https://api.example.com/u/%2F..%2F?q=1' }],
 ];
 
-const optionSets = [
+const optionSets: MessageSignerOptions[] = [
   { keyId: 'pk_test_institution', secretKey: 'sk_test' },
   { keyId: 'key "quoted" \\ and spaced', secretKey: 'sk ü', label: 'proxy-1', digest: 'sha-512' },
-] as const;
+];
 
 describe('createMessageSigner on node:crypto, prepared', () => {
   for (const options of optionSets) {
@@ -64,7 +64,7 @@ describe('createMessageSigner on node:crypto, prepared', () => {
   }
 
   it('gives each request a nonce of its own (16 random bytes, base64url)', () => {
-    const signer = createMessageSigner(optionSets[0]);
+    const signer = createMessageSigner(optionSets[0] as MessageSignerOptions);
     const message = messages[0]?.[1] as MessageToSign;
     const nonces = new Set<string>();
     for (let i = 0; i < 600; i++) {
@@ -75,6 +75,8 @@ describe('createMessageSigner on node:crypto, prepared', () => {
   });
 
   it('still refuses a label that is not a dictionary key, at creation', () => {
-    expect(() => createMessageSigner({ ...optionSets[0], label: 'Sig 1' })).toThrow();
+    expect(() =>
+      createMessageSigner({ ...(optionSets[0] as MessageSignerOptions), label: 'Sig 1' }),
+    ).toThrow();
   });
 });
