@@ -3,13 +3,16 @@
  * timeout, failed attempts retried (see `attempts.ts`). It sits below the signing middleware,
  * so it receives the signed `Request` and every attempt re-sends the very same bytes and
  * `Authorization` header (a re-serialized body could differ and would no longer match its
- * signature). `createUser`/`updateUser` do not go through here: they sign before
- * openapi-fetch builds the request and run the same retry loop around it.
+ * signature); each retry gets a message signature of its own (a new `created` and nonce: the
+ * service accepts a nonce once). `createUser`/`updateUser` do not go through here: they sign
+ * before openapi-fetch builds the request and run the same retry loop around it.
  *
  * @module
  */
+import type { MessageSigner } from '@institution-api/signing/signer';
 import { sendWithRetries } from './attempts.js';
 import type { RetryOptions } from './retry-policy.js';
+import { setMessageSignature } from './signing-middleware.js';
 
 /**
  * The `fetch` the client sends with, called like the standard `fetch` (any `typeof fetch`
@@ -32,6 +35,8 @@ export interface ResilientFetchOptions {
   /** Budget of one attempt, from sending to the last byte of the answer. */
   timeoutMs: number;
   retry: Required<RetryOptions>;
+  /** Signs each retry anew; the first attempt carries the signing middleware's signature. */
+  signMessage?: MessageSigner | undefined;
 }
 
 /**
@@ -44,11 +49,22 @@ export function createResilientFetch({
   fetch,
   timeoutMs,
   retry,
+  signMessage,
 }: ResilientFetchOptions): (request: Request) => Promise<Response> {
   return async function resilientFetch(request) {
     const body = request.body === null ? null : await request.arrayBuffer();
+    let attempts = 0;
     return sendWithRetries({
-      send: async (signal) => buffered(await fetch(new Request(request, { body }), { signal })),
+      send: async (signal) => {
+        const attempt = new Request(request, { body });
+        if (attempts++ > 0 && signMessage !== undefined) {
+          const { method, url } = request;
+          const bytes = body === null ? undefined : new Uint8Array(body);
+          const fields = await signMessage({ method, url, body: bytes });
+          setMessageSignature(attempt.headers, fields);
+        }
+        return buffered(await fetch(attempt, { signal }));
+      },
       responseOf: (response) => response,
       timeoutMs,
       retry,

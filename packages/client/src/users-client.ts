@@ -5,14 +5,14 @@
  *
  * @module
  */
-import type { SignatureOptions } from '@institution-api/signing';
+import type { MessageSignatureHeaders, SignatureOptions } from '@institution-api/signing';
 import type { paths, UserCreated, UserInput, UserUpdated } from '@institution-api/types';
 import createClient, { type Client } from 'openapi-fetch';
 import { sendWithRetries } from './attempts.js';
 import { type ClientError, isRecord, toHttpProblem, UsersClientError } from './errors.js';
 import { createResilientFetch, type FetchLike } from './resilient-fetch.js';
 import { type RetryOptions, resolveRetry } from './retry-policy.js';
-import { createAuthorize, signingMiddleware } from './signing-middleware.js';
+import { createRequestSigning, signingMiddleware } from './signing-middleware.js';
 import { normalizeUser, type User, type UserWithIncome } from './user.js';
 
 /** Settings of {@link createUsersClient}. */
@@ -32,6 +32,14 @@ export interface UsersClientOptions {
   fetch?: FetchLike;
   /** Hash and encoding of the signature; must match the service (default SHA-256, hex). */
   signature?: SignatureOptions;
+  /**
+   * Whether every request also carries RFC 9421 message signatures (`Content-Digest`,
+   * `Signature-Input`, `Signature`; spec: security scheme `MessageSignature`) beside
+   * `Authorization`, a new `created` and nonce on every attempt. Default `true`. `false` sends
+   * `Authorization` alone, for a service that refuses header fields it does not know; a key pair
+   * the service requires message signatures of then refuses every request.
+   */
+  messageSignatures?: boolean;
   /** Budget of one attempt, from sending to the last byte of the answer. Default 10000. */
   timeoutMs?: number;
   /** Retry tuning, or `false` for a single attempt. Default: 2 retries, 250 ms base, 5 s cap. */
@@ -108,7 +116,10 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export interface Exchange {
   method: 'POST' | 'PUT';
   url: string;
-  /** `Content-Type`, the client's and the call's extra headers, and `Authorization`. */
+  /**
+   * `Content-Type`, the client's and the call's extra headers, `Authorization`, and (unless
+   * turned off) the attempt's own `content-digest`, `signature-input` and `signature`.
+   */
   headers: Record<string, string>;
   /** The JSON text that was signed, to be sent byte for byte. */
   body: string;
@@ -169,7 +180,7 @@ export function usersClientOver(
   options: UsersClientOptions,
   transport: Transport | undefined,
 ): UsersClient {
-  const { baseUrl, publicKey, secretKey, signature, headers } = options;
+  const { baseUrl, publicKey, secretKey, signature, headers, messageSignatures } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // setTimeout's ceiling: anything larger would fire at once.
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2_147_483_647) {
@@ -184,21 +195,22 @@ export function usersClientOver(
   if (headers !== undefined) new Headers(headers); // throws for a name or value HTTP refuses
   const fetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const retry = resolveRetry(options.retry);
-  const authorize = createAuthorize({ publicKey, secretKey, signature });
+  const signing = createRequestSigning({ publicKey, secretKey, signature, messageSignatures });
+  const { authorize, signMessage } = signing;
   const send = transport ?? fetchTransport(fetch);
 
   const raw = createClient<paths>({
     baseUrl,
     headers,
-    fetch: createResilientFetch({ fetch, timeoutMs, retry }),
+    fetch: createResilientFetch({ fetch, timeoutMs, retry, signMessage }),
   });
-  raw.use(signingMiddleware(authorize));
+  raw.use(signingMiddleware(signing));
   const createUrl = usersUrl(baseUrl);
 
   /**
-   * The headers of an attempt: those openapi-fetch would merge (`Content-Type`, the client's,
-   * the call's, later ones winning whatever their letter case) plus `Authorization`, last, so a
-   * caller cannot replace it. The request is built here rather than by openapi-fetch: the body
+   * The headers of a call: those openapi-fetch would merge (`Content-Type`, the client's, the
+   * call's, later ones winning whatever their letter case) plus `Authorization`, last, so a
+   * caller cannot replace it (nor the message signature's fields, which each attempt adds). The request is built here rather than by openapi-fetch: the body
    * is the text already serialized and signed (never read back or re-serialized), and
    * openapi-fetch merges the headers twice per request and builds the URL through its path and
    * query serializers, which a profile showed as a tenth of a call here; neither operation has a
@@ -220,8 +232,10 @@ export function usersClientOver(
   }
 
   /**
-   * Serializes and signs once, then runs the attempts: each sends these very bytes and headers
-   * and reads the whole answer (so the attempt's timeout covers the body too).
+   * Serializes and signs `Authorization` once, then runs the attempts: each sends these very
+   * bytes and headers, plus a message signature of its own (a new `created` and nonce, since the
+   * service accepts a nonce once), and reads the whole answer (so the attempt's timeout covers
+   * the body too).
    */
   async function call<T>(
     method: 'POST' | 'PUT',
@@ -244,10 +258,20 @@ export function usersClientOver(
       headers: headersFor(extra, authorization),
       body: text,
     };
+    const attempt: (signal: AbortSignal) => Promise<Answer> =
+      signMessage === undefined
+        ? (signal) => send(exchange, signal)
+        : (signal) => {
+            // node:crypto signs synchronously: then the attempt awaits nothing more than before.
+            const fields = signMessage({ method, url, body: text });
+            return fields instanceof Promise
+              ? fields.then((resolved) => send(withFields(exchange, resolved), signal))
+              : send(withFields(exchange, fields), signal);
+          };
     let answer: Answer;
     try {
       answer = await sendWithRetries({
-        send: (signal) => send(exchange, signal),
+        send: attempt,
         responseOf,
         timeoutMs,
         retry,
@@ -269,6 +293,11 @@ export function usersClientOver(
       return call('PUT', `${createUrl}/${encodeURIComponent(id)}`, body, init, readUpdated);
     },
   };
+}
+
+/** The exchange with a message signature's fields added to its headers (lowercase names). */
+function withFields(exchange: Exchange, fields: MessageSignatureHeaders): Exchange {
+  return { ...exchange, headers: { ...exchange.headers, ...fields } };
 }
 
 function readCreated(value: Record<string, unknown>, response: Response): CreateUserData {

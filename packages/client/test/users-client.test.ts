@@ -266,8 +266,17 @@ describe('the cost of a call (issue "Performance", the client at the floor)', ()
       expect(init.body).toBe(JSON.stringify(momoAccountUser()));
       expect(init.signal).toBeInstanceOf(AbortSignal);
     }
-    // The retry sends the very headers, so the very signature, of the first attempt.
-    expect(calls[1]?.init.headers).toEqual(calls[0]?.init.headers);
+    // The retry sends the very headers of the first attempt, so the very Authorization, but a
+    // message signature of its own (its nonce is new).
+    const [first, retry] = calls.map(({ init }) => init.headers as Record<string, string>);
+    const { signature, 'signature-input': input, ...rest } = first ?? {};
+    expect(retry).toEqual({
+      ...rest,
+      signature: expect.any(String),
+      'signature-input': expect.any(String),
+    });
+    expect(retry?.['signature-input']).not.toBe(input);
+    expect(retry?.signature).not.toBe(signature);
   });
 
   it("hands the raw client's Request to fetch, with the attempt's signal in init", async () => {

@@ -13,6 +13,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createSigningMiddleware } from '../src/signing-middleware.js';
 import { createUsersClient } from '../src/users-client.js';
 import { CREDENTIALS, momoAccountUser, userCreatedNew, userUpdated } from './support/examples.js';
+import { verdictOf } from './support/message-signature.js';
 import { json, recordingFetch } from './support/recording-fetch.js';
 
 vi.mock('@institution-api/signing/signer', async () => {
@@ -42,8 +43,10 @@ describe('on the Web Crypto side of the signer', () => {
     const updated = await users.updateUser(userCreatedNew().id, momoAccountUser());
     expect(created.error).toBeUndefined();
     expect(updated.error).toBeUndefined();
-    expect(subtle).toHaveBeenCalledTimes(2);
+    // per request, one HMAC for Authorization and one for the message signature
+    expect(subtle).toHaveBeenCalledTimes(4);
     for (const request of sent) {
+      expect(verdictOf(request)).toMatchObject({ status: 'valid' });
       const options = { algorithm: 'sha512', encoding: 'base64' } as const;
       const header = parseAuthorization(request.headers.get('authorization'), options);
       expect(header?.publicKey).toBe(CREDENTIALS.publicKey);
@@ -53,7 +56,7 @@ describe('on the Web Crypto side of the signer', () => {
     }
   });
 
-  it('the signing middleware signs a body and a query', async () => {
+  it('the signing middleware signs a body (both ways) and a query', async () => {
     const middleware = createSigningMiddleware(CREDENTIALS);
     const call = (request: Request, query?: Record<string, unknown>) =>
       middleware.onRequest?.({
@@ -69,6 +72,14 @@ describe('on the Web Crypto side of the signer', () => {
     const header = parseAuthorization(posted.headers.get('authorization'));
     expect(await verify('{"a":"Ɔ"}', header?.signature ?? '', CREDENTIALS.secretKey)).toBe(true);
     expect(await posted.text()).toBe('{"a":"Ɔ"}');
+    expect(
+      verdictOf({
+        method: 'POST',
+        url: posted.url,
+        headers: posted.headers,
+        bytes: new TextEncoder().encode('{"a":"Ɔ"}'),
+      }),
+    ).toMatchObject({ status: 'valid' });
     const get = new Request('https://x.test/u?page=2');
     await call(get, { page: '2' });
     const query = parseAuthorization(get.headers.get('authorization'));
