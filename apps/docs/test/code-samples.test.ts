@@ -5,6 +5,12 @@
  * server (its built `dist/main.js`, on an in-memory database), and the answers are checked: create
  * gives 201 for a new user and 200 when sent again, update gives 200.
  *
+ * Every sample signs both ways (`Authorization: <publicKey>:<signature>` and an RFC 9421 message
+ * signature: `Content-Digest`, `Signature-Input`, `Signature`), and runs with a key pair that
+ * requires the message signature: a sample whose message signature is missing or wrong gets the
+ * 401. The same key with the seed's header alone (the start banner's `curl` line) is refused
+ * first, so a server that stopped requiring it fails here too.
+ *
  * - `curl` samples run through `bash` with INSTITUTION_API_URL and the key pair in the environment
  *   and a PATH that holds curl, openssl, cat and awk and nothing else: no node, no npx, no CLI of
  *   this repository (issue 8: a docs reader with curl and no Node can try the API).
@@ -17,7 +23,9 @@
  *   the body, and must exit non-zero on an error status: a sample sent with a wrong secret key
  *   must print the 401 and fail.
  * - Every create runs after the reference server's start banner's own signed create (the first
- *   thing a newcomer pastes), so a sample that creates the banner's user fails (issue 11).
+ *   thing a newcomer pastes), so a sample that creates the banner's user fails (issue 11). The
+ *   banner's line is sent with another key pair of the same institution, one whose policy is the
+ *   default (`any`), as the demo institution's is: it signs with the seed's header alone.
  *
  * A recording proxy between the samples and the server records what the server really answered.
  */
@@ -43,6 +51,12 @@ const specFile = new URL('../dist/openapi.json', import.meta.url);
 const operations = readOperations(specFile);
 const bash = which('bash');
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * An INSTITUTION_CREDENTIALS entry; `messageSignature: 'required'` gives the pair the policy
+ * `message-signature` (the reference server's `parseInstitutionCredentials`).
+ */
+type SampleCredential = Credential & { messageSignature?: 'required' | 'optional' };
 
 /** What a curl sample may call besides bash's builtins: the whole PATH it runs with. */
 const curlSampleTools = ['curl', 'openssl', 'cat', 'awk'];
@@ -150,14 +164,18 @@ describe('x-codeSamples in the bundled spec', () => {
 /**
  * A reference server (fresh per language: the samples of both languages create the same user),
  * a recording proxy in front of it, a reader's project directory, and the start banner's create
- * already sent through the proxy, as a newcomer who pasted it first would have.
+ * already sent through the proxy, as a newcomer who pasted it first would have. The institution
+ * has two key pairs: the samples' requires message signatures, the banner's does not.
  */
 function useSampleServer(lang: Language) {
-  const credential: Credential = {
-    institution: `Docs samples (${lang})`,
-    publicKey: `pk_docs_${randomBytes(6).toString('hex')}`,
+  const institution = `Docs samples (${lang})`;
+  const keyPair = (name: string) => ({
+    institution,
+    publicKey: `pk_docs_${name}_${randomBytes(6).toString('hex')}`,
     secretKey: randomBytes(24).toString('base64url'),
-  };
+  });
+  const credential: SampleCredential = { ...keyPair('samples'), messageSignature: 'required' };
+  const bannerCredential: SampleCredential = keyPair('banner');
   const state = {} as {
     server: Awaited<ReturnType<typeof startReferenceServer>>;
     proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
@@ -169,7 +187,7 @@ function useSampleServer(lang: Language) {
   };
 
   beforeAll(async () => {
-    state.server = await startReferenceServer({ credentials: [credential] });
+    state.server = await startReferenceServer({ credentials: [credential, bannerCredential] });
     state.proxy = await startRecordingProxy(new URL(state.server.url));
     state.project = await createSampleProject();
     state.env = {
@@ -182,13 +200,20 @@ function useSampleServer(lang: Language) {
     state.exchanges = (from) =>
       state.proxy.exchanges.slice(from).map(({ method, status }) => ({ method, status }));
 
-    const banner = await run(bash, ['-c', await bannerCurlCommand(state.proxy.url, credential)], {
-      cwd: state.project.dir,
-      env: { PATH: state.env.toolsPath, HOME: state.project.dir },
-    });
+    const sendBannerLine = async (keys: Credential) =>
+      run(bash, ['-c', await bannerCurlCommand(state.proxy.url, keys)], {
+        cwd: state.project.dir,
+        env: { PATH: state.env.toolsPath, HOME: state.project.dir },
+      });
+    const banner = await sendBannerLine(bannerCredential);
     expect(banner.code, `the start banner's curl line failed:\n${banner.stderr}`).toBe(0);
     expect(state.exchanges(0), "the start banner's create").toEqual([
       { method: 'POST', status: 201 },
+    ]);
+    // the seed's header alone, correctly signed with the samples' key: refused
+    await sendBannerLine(credential);
+    expect(state.exchanges(1), "the samples' key without a message signature").toEqual([
+      { method: 'POST', status: 401 },
     ]);
   });
 
@@ -287,7 +312,9 @@ describe('the curl samples, run with bash, curl and openssl alone', () => {
       standIn,
       [
         `#!${bash}`,
-        '[ "$1" = dgst ] || exit 64',
+        // Only the hex HMAC of the Authorization header is reformatted: the message signature's
+        // binary digests, its nonce (rand) and base64 come from the real openssl as they are.
+        `if [ "$1" != dgst ] || [[ " $* " = *" -binary "* ]]; then exec '${which('openssl')}' "$@"; fi`,
         // -r prints "<hex> *<file>" in every version; keep the hex, print it in this format.
         `digest=$('${which('openssl')}' dgst -r "\${@:2}") || exit 1`,
         `printf '${format}\\n' "\${digest%% *}"`,

@@ -8,8 +8,10 @@ const users = createUsersClient({
   secretKey: process.env.INSTITUTION_SECRET_KEY!,
 });
 
-// Signed for you, and type-checked against the spec: a
-// MOMO account without a network does not compile.
+// Signed for you, both ways (Authorization and an RFC
+// 9421 message signature, fresh on every retry), and
+// type-checked against the spec: a MOMO account without a
+// network does not compile.
 const { data, error } = await users.createUser({
   email: 'akosua.asante@example.com',
   firstName: 'Akosua',
