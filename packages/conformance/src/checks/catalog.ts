@@ -29,6 +29,16 @@ export const CHECKS = {
     "A second institution's update of the first's user answers 404; its create with the same card and another mobile answers 409 revealing nothing stored; with the same card and mobile, 200 with the same id, after which it may update.",
   tolerant_reading:
     'The create and the update answers of one stored user, read by the client (normalizeUser), are the same User.',
+  message_signature_replay:
+    'With --message-signatures: a request signed both ways is accepted once; sent again as it was, and again without its message signature, it answers 401.',
+  message_signature_stale:
+    "With --message-signatures: a request whose message signature was created 600 s ago (twice the spec's window) answers 401, and so does it without its message signature.",
+  message_signature_body_changed:
+    'With --message-signatures: another body under the message signature (its Authorization header made for the body sent) answers 401, and so does that body with no message signature.',
+  message_signature_path_changed:
+    'With --message-signatures: a request signed for one resource and sent to another (a captured update of one user sent to another user) answers 401, with its message signature or without it.',
+  message_signature_content_digest:
+    'With --message-signatures: a message signature of a request with a body that does not cover "content-digest" answers 401, and so does the request without it.',
   request_conformance:
     'Proxy only: the request is one the spec documents (operation, Content-Type, a body valid against its schema).',
 } as const;

@@ -37,6 +37,7 @@ const OPTIONS = {
   algorithm: { type: 'string' },
   encoding: { type: 'string' },
   'dry-run': { type: 'boolean' },
+  'message-signatures': { type: 'boolean' },
 } as const;
 
 /** `institution-api-conformance run`: resolves to the exit code (0 passed, 1 failed, 2 usage). */
@@ -69,6 +70,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     maxRequests: wholeNumber('--max-requests', values['max-requests']),
     timeBudgetSeconds: wholeNumber('--time-budget', values['time-budget']),
     rate: wholeNumber('--rate', values.rate, { allowZero: true }),
+    messageSignatures: values['message-signatures'] === true ? true : undefined,
   };
   const defined = Object.fromEntries(
     Object.entries(options).filter(([, value]) => value !== undefined),

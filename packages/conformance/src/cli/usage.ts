@@ -5,7 +5,8 @@ export const USAGE = `Usage:
   institution-api-conformance run --base-url URL [options]
   institution-api-conformance proxy --target URL [--port N] [--host H] [--report FILE] [--junit FILE] [--spec FILE|URL]
 
-run: checks a service against the contract with generated, signed requests (valid and invalid
+run: checks a service against the contract with generated requests, signed both ways (the
+Authorization header and an RFC 9421 message signature) (valid and invalid
 data, authentication, byte exactness, stateful sequences); every failure is shrunk to a minimal
 request and printed with a reproduction for bash, curl and openssl.
 
@@ -25,6 +26,10 @@ request and printed with a reproduction for bash, curl and openssl.
   --report FILE                  write an NDJSON report, one line per check and operation
   --algorithm sha256|sha512      the signature's hash (default sha256); must match the service
   --encoding hex|base64          the signature's encoding (default hex); must match the service
+  --message-signatures           also check that the key pair's RFC 9421 message signatures are
+                                 required and cannot be replayed: a replay, a stale created, a
+                                 body or a path changed under the signature, no content-digest
+                                 covered, each refused with 401 (for a key pair that requires them)
   --dry-run                      print the plan and send nothing
 
   Exit status: 0 when no check failed, 1 when one did, 2 for a usage error or a service that

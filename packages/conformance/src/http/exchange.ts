@@ -1,5 +1,6 @@
 import type { Operation } from '../spec/contract.js';
 import type { AuthorizationRecipe } from './authorization.js';
+import type { MessageSignatureRecipe } from './message-signature.js';
 
 /** A request exactly as sent: the body's bytes are what was signed (or deliberately not). */
 export interface SentRequest {
@@ -12,6 +13,8 @@ export interface SentRequest {
   body?: Uint8Array<ArrayBuffer>;
   /** How its Authorization header was made, so a reproduction can make it again. */
   authorization: AuthorizationRecipe;
+  /** How its message signature was made (none when absent: the proxy's requests). */
+  messageSignature?: MessageSignatureRecipe;
   /**
    * A path parameter whose value (`value`) an earlier request answered, as its `property`: the
    * request at index `exchange` of the same sequence, or `producer` (a request made before the

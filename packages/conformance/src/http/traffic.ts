@@ -2,6 +2,7 @@ import type { SignatureOptions } from '@institution-api/signing';
 import type { Operation } from '../spec/contract.js';
 import { type AuthorizationRecipe, authorizationValue, type Credentials } from './authorization.js';
 import { answerOf, type Exchange, type SentRequest } from './exchange.js';
+import { type MessageSignatureRecipe, messageSignatureFields } from './message-signature.js';
 
 /** The limits that keep a run safe against a real service (issue: "Safe against a real service"). */
 export interface TrafficLimits {
@@ -20,6 +21,11 @@ export interface RequestSpec {
   target: string;
   body?: Uint8Array<ArrayBuffer>;
   authorization: AuthorizationRecipe;
+  /**
+   * The message signature; by default the institution's, made as the request is sent, whenever
+   * its Authorization header is a valid one (`signed`): the run signs both ways, as clients do.
+   */
+  messageSignature?: MessageSignatureRecipe;
   /** The Content-Type header; `application/json` unless given, none when null. */
   contentType?: string | null;
   idFrom?: SentRequest['idFrom'];
@@ -78,20 +84,40 @@ export class Traffic {
       this.signature,
     );
     if (authorization !== undefined) headers.authorization = authorization;
-    const request: SentRequest = {
+    const messageSignature: MessageSignatureRecipe =
+      spec.messageSignature ??
+      (spec.authorization.kind === 'signed'
+        ? { kind: 'signed', as: spec.authorization.as }
+        : { kind: 'none' });
+    // Made for each attempt: a request sent again after a 429 is signed again (a new `created`
+    // and nonce), as clients do; the service would refuse the same nonce twice.
+    const attempt = (): SentRequest => ({
       method: spec.method,
       url: `${this.baseUrl}${spec.target}`,
       target: spec.target,
-      headers,
+      headers: {
+        ...headers,
+        ...messageSignatureFields(
+          messageSignature,
+          {
+            method: spec.method,
+            baseUrl: this.baseUrl,
+            target: spec.target,
+            ...(body ? { body } : {}),
+          },
+          this.credentials,
+        ),
+      },
       authorization: spec.authorization,
+      messageSignature,
       ...(body ? { body } : {}),
       ...(spec.idFrom ? { idFrom: spec.idFrom } : {}),
-    };
+    });
     let exchange: Exchange | undefined;
-    for (let attempt = 0; attempt < 4; attempt++) {
-      exchange = await this.once(operation, request);
+    for (let tries = 0; tries < 4; tries++) {
+      exchange = await this.once(operation, attempt());
       const wait = retryAfter(exchange);
-      if (wait === undefined || attempt === 3 || Date.now() + wait * 1000 >= this.limits.deadline)
+      if (wait === undefined || tries === 3 || Date.now() + wait * 1000 >= this.limits.deadline)
         break;
       await new Promise((resolve) => setTimeout(resolve, wait * 1000));
     }

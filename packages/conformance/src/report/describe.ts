@@ -1,6 +1,26 @@
 import type { SignatureOptions } from '@institution-api/signing';
 import type { AuthorizationRecipe } from '../http/authorization.js';
 import type { Exchange } from '../http/exchange.js';
+import type { MessageSignatureRecipe } from '../http/message-signature.js';
+
+/** How a request's message signature was made, in words (its MAC is never printed either). */
+export function describeMessageSignature(recipe: MessageSignatureRecipe): string {
+  switch (recipe.kind) {
+    case 'none':
+      return '(none)';
+    case 'same-as':
+      return `<the very same as the earlier ${recipe.request.method} ${recipe.request.target}>`;
+    case 'signed': {
+      const changes = [
+        recipe.createdOffset ? `created ${-recipe.createdOffset} s before it was sent` : '',
+        recipe.components ? `covering ${recipe.components.join(' ')}` : '',
+        recipe.target ? `made for ${recipe.target}` : '',
+        recipe.body ? 'over other body bytes than those sent' : '',
+      ].filter((text) => text !== '');
+      return `<HMAC-SHA256 base64 of the signature base, by the ${recipe.as === 'other' ? 'second' : 'first'} institution${changes.length > 0 ? `; ${changes.join(', ')}` : ''}>`;
+    }
+  }
+}
 
 /**
  * How a request's Authorization header was made, in words. Reports never print the header's
@@ -35,6 +55,9 @@ export function requestRecord(exchange: Exchange, signature: SignatureOptions) {
   const headers = { ...request.headers };
   if ('authorization' in headers || request.authorization.kind !== 'none') {
     headers.authorization = describeAuthorization(request.authorization, signature);
+  }
+  if (headers.signature !== undefined && request.messageSignature) {
+    headers.signature = describeMessageSignature(request.messageSignature);
   }
   return {
     method: request.method,

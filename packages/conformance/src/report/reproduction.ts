@@ -1,6 +1,85 @@
 import type { SignatureOptions } from '@institution-api/signing';
 import type { AuthorizationRecipe } from '../http/authorization.js';
 import type { Exchange } from '../http/exchange.js';
+import { DEFAULT_COMPONENTS, type MessageSignatureRecipe } from '../http/message-signature.js';
+
+/**
+ * The `msgsig` function of the script: an RFC 9421 message signature as
+ * `@institution-api/signing` makes it (`Content-Digest` sha-256, `Signature-Input` with
+ * `created`, a random nonce, `keyid`, `alg="hmac-sha256"`, `Signature` the base64 HMAC-SHA256 of
+ * the signature base), for the components `@method`, `@path` and `content-digest`, made at replay
+ * time into MSG_DIGEST, MSG_INPUT and MSG_SIGNATURE.
+ */
+const MSGSIG_FUNCTION = [
+  'msgsig() { # method, target, body file, public key, secret key, seconds added to created, components',
+  "  local url=\"$INSTITUTION_API_URL$2\" rest path created nonce list='' base='' c nl=$'\\n'",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
+  '  rest="${url#*://}"; path="/${rest#*/}"; path="${path%%\\?*}"',
+  '  MSG_DIGEST="sha-256=:$(openssl dgst -sha256 -binary "$3" | openssl base64 -A):"',
+  '  created=$(( $(date +%s) + $6 ))',
+  "  nonce=$(openssl rand -base64 16 | tr '+/' '-_' | tr -d '=')",
+  '  for c in $7; do',
+  '    list="$list \\"$c\\""',
+  '    case $c in',
+  '      @method) base="$base\\"@method\\": $1$nl" ;;',
+  '      @path) base="$base\\"@path\\": $path$nl" ;;',
+  '      content-digest) base="$base\\"content-digest\\": $MSG_DIGEST$nl" ;;',
+  '    esac',
+  '  done',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
+  '  MSG_INPUT="(${list# });created=$created;nonce=\\"$nonce\\";keyid=\\"$4\\";alg=\\"hmac-sha256\\""',
+  '  base="$base\\"@signature-params\\": $MSG_INPUT"',
+  '  MSG_INPUT="sig1=$MSG_INPUT"',
+  '  MSG_SIGNATURE="sig1=:$(printf \'%s\' "$base" | openssl dgst -sha256 -hmac "$5" -binary | openssl base64 -A):"',
+  '}',
+];
+
+/**
+ * The lines that make a request's message signature at replay time, and the words that pass its
+ * three fields to `send` (nothing for none). `MSG_<index>` keeps them for a later replay.
+ */
+function messageSignatureWords(
+  recipe: MessageSignatureRecipe | undefined,
+  request: { method: string; target: string },
+  file: string,
+  index: number,
+  lines: string[],
+  indexOf: (request: Exchange['request']) => number,
+): string {
+  if (!recipe || recipe.kind === 'none') return '';
+  if (recipe.kind === 'same-as') {
+    const earlier = indexOf(recipe.request);
+    if (earlier < 1) {
+      lines.push('# (it carried the message signature of a request this script does not send)');
+      return '';
+    }
+    lines.push(`# the very same message signature as request ${earlier}:`);
+    return ` "\${MSG_${earlier}[@]}"`;
+  }
+  const keys =
+    recipe.as === 'other'
+      ? '"$INSTITUTION_OTHER_PUBLIC_KEY" "$INSTITUTION_OTHER_SECRET_KEY"'
+      : '"$INSTITUTION_PUBLIC_KEY" "$INSTITUTION_SECRET_KEY"';
+  let signedFile = file;
+  if (recipe.body) {
+    signedFile = `signed-body-${index}.json`;
+    lines.push('# the message signature covers other body bytes than those sent:');
+    lines.push(`printf '%s' ${shellQuote(new TextDecoder().decode(recipe.body))} > ${signedFile}`);
+  }
+  let target = request.target;
+  if (recipe.target) {
+    lines.push(
+      `# the message signature is made for ${recipe.target} (the run's resource), the request sent to another:`,
+    );
+    target = shellQuote(recipe.target);
+  }
+  const components = recipe.components ?? DEFAULT_COMPONENTS;
+  lines.push(
+    `msgsig ${request.method} ${target} ${signedFile} ${keys} ${recipe.createdOffset ?? 0} ${shellQuote(components.join(' '))}`,
+    `MSG_${index}=("$MSG_DIGEST" "$MSG_INPUT" "$MSG_SIGNATURE")`,
+  );
+  return ` "\${MSG_${index}[@]}"`;
+}
 
 /** A string as one single-quoted bash word, any bytes inside kept as they are. */
 export function shellQuote(text: string): string {
@@ -65,9 +144,14 @@ export function reproduction(exchanges: Exchange[], signature: SignatureOptions)
     `# Needs bash, curl and openssl. Set INSTITUTION_API_URL, INSTITUTION_PUBLIC_KEY and INSTITUTION_SECRET_KEY${usesOther ? ',\n# INSTITUTION_OTHER_PUBLIC_KEY and INSTITUTION_OTHER_SECRET_KEY (the second institution)' : ''}.`,
     'set -eu',
     signFunction(signature),
-    'send() { # method, target, body file, Authorization value (empty for none)',
+    ...(exchanges.some(({ request }) => (request.messageSignature?.kind ?? 'none') !== 'none')
+      ? MSGSIG_FUNCTION
+      : []),
+    'send() { # method, target, body file, Authorization value (empty for none), message signature fields',
     `  local args=(-sS -i -X "$1" -H 'Content-Type: application/json' --data-binary "@$3")`,
     '  if [ -n "$4" ]; then args+=(-H "Authorization: $4"); fi',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
+    '  if [ -n "${5-}" ]; then args+=(-H "Content-Digest: $5" -H "Signature-Input: $6" -H "Signature: $7"); fi',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
     '  curl "${args[@]}" "$INSTITUTION_API_URL$2"',
     '}',
@@ -117,7 +201,17 @@ export function reproduction(exchanges: Exchange[], signature: SignatureOptions)
       ...binding,
     );
     const authorization = authorizationWord(request.authorization, file, index, lines);
-    lines.push(`RESPONSE_${index}=$(send ${request.method} ${target} ${file} ${authorization})`);
+    const fields = messageSignatureWords(
+      request.messageSignature,
+      { method: request.method, target },
+      file,
+      index,
+      lines,
+      (earlier) => ordered.findIndex((exchange) => exchange.request === earlier) + 1,
+    );
+    lines.push(
+      `RESPONSE_${index}=$(send ${request.method} ${target} ${file} ${authorization}${fields})`,
+    );
     lines.push(`printf '%s\\n\\n' "$RESPONSE_${index}"`);
   });
   return `${lines.join('\n')}\n`;

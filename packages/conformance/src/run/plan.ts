@@ -46,6 +46,11 @@ export function planText(
     );
     if (operation.secured) {
       lines.push('    authentication: 2 bodies × 6 ways of failing it (auth_enforcement)');
+      if (options.messageSignatures) {
+        lines.push(
+          '    message signatures: 5 checks × a request accepted, then tampered with and without its signature (message_signature_*)',
+        );
+      }
       lines.push('    byte exactness: 2 bodies × 4 spellings (byte_exactness)');
     }
   }

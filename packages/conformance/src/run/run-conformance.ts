@@ -9,6 +9,7 @@ import type { Progress, RunContext } from './context.js';
 import { authPhase } from './phases/auth.js';
 import { byteExactnessPhase } from './phases/byte-exactness.js';
 import { dataPhase } from './phases/data.js';
+import { messageSignaturePhase } from './phases/message-signatures.js';
 import { statefulPhase } from './phases/stateful.js';
 import { type CheckResult, Results } from './results.js';
 
@@ -34,6 +35,12 @@ export interface RunOptions {
   /** Requests per second at most; 0 for no pacing. */
   rate?: number;
   signature?: SignatureOptions;
+  /**
+   * Also check that the service refuses what a key pair requiring RFC 9421 message signatures
+   * must refuse (a replay, a stale `created`, a body or a path changed under the signature, no
+   * `content-digest` covered): `--message-signatures`, for the keys of such a pair.
+   */
+  messageSignatures?: boolean;
   onProgress?: (progress: Progress) => void;
   /** Every request and its answer, as they happen. */
   onExchange?: (exchange: Exchange) => void;
@@ -56,7 +63,9 @@ export class ServiceUnreachable extends Error {}
 
 /**
  * Checks the service at `baseUrl` against the contract: for each operation, valid and invalid
- * data, authentication and byte exactness; then stateful sequences. Generators are built (and an
+ * data, authentication (with `messageSignatures`, the message-signature checks too) and byte
+ * exactness; then stateful sequences. Every validly signed request is signed both ways: the
+ * `Authorization` header and an RFC 9421 message signature. Generators are built (and an
  * unsupported schema keyword fails) before anything is sent.
  */
 export async function runConformance(options: RunOptions): Promise<RunReport> {
@@ -98,6 +107,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     if (traffic.exhausted) break;
     await dataPhase(context, operation);
     await authPhase(context, operation);
+    if (options.messageSignatures) await messageSignaturePhase(context, operation);
     await byteExactnessPhase(context, operation);
   }
   if (!traffic.exhausted) await statefulPhase(context);

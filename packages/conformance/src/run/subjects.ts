@@ -37,6 +37,11 @@ export function subjectParameters(context: RunContext, operation: Operation): Pr
   return found;
 }
 
+/** Path parameters of a new resource of the first institution, every call (not kept). */
+export function freshParameters(context: RunContext, operation: Operation): Promise<Parameters> {
+  return makeParameters(context, operation);
+}
+
 async function makeParameters(context: RunContext, operation: Operation): Promise<Parameters> {
   const values: Record<string, string> = {};
   let idFrom: SentRequest['idFrom'];
