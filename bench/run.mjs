@@ -159,6 +159,37 @@ async function main() {
     }
   }
 
+  // Message signatures required: creates by the institution whose key pair requires them, signed
+  // both ways, on the same servers and in the same runs as the rows above.
+  const signedBothWays = (server) => s(`${server}:create-message-signatures`);
+  const embeddedBothWays = perRun(
+    signedBothWays('embedded'),
+    s('embedded:create'),
+    (a, b) => rate(a) / rate(b),
+  );
+  serverRow(
+    'embedded:create-message-signatures',
+    'embedded (default), message signatures required: create',
+    ratioCell(embeddedBothWays, 'embedded create, header alone'),
+    [judge('≥', 0.85, embeddedBothWays && median(embeddedBothWays))],
+  );
+  const postgresBothWays = perRun(
+    signedBothWays('postgres'),
+    s('prism:create'),
+    (a, b) => rate(a) / rate(b),
+  );
+  const postgresAgainstAlone = perRun(
+    signedBothWays('postgres'),
+    s('postgres:create'),
+    (a, b) => rate(a) / rate(b),
+  );
+  serverRow(
+    'postgres:create-message-signatures',
+    'PostgreSQL 15 (durable), message signatures required: create',
+    `${ratioCell(postgresBothWays, 'Prism create')}; ${ratioCell(postgresAgainstAlone, 'header alone')}`,
+    [judge('≥', 1.5, postgresBothWays && median(postgresBothWays))],
+  );
+
   if (imported) {
     const { target, met } = judge('≥', 0.8, imported.ratio);
     rows.push([

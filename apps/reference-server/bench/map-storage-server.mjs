@@ -11,6 +11,7 @@ const credentials = new Map(
   JSON.parse(process.env.INSTITUTION_CREDENTIALS ?? '[]').map((c) => [c.publicKey, c]),
 );
 const userIdByCard = new Map();
+const nonces = new Set();
 const users = new Map();
 const members = new Map();
 
@@ -67,8 +68,16 @@ const storage = {
         secretKey: found.secretKey,
         expiresAt: null,
         revokedAt: null,
+        signaturePolicy: found.messageSignature === 'required' ? 'message-signature' : 'any',
       }
     );
+  },
+  // A message signature's nonce, once per key (the databases keep them in a table).
+  async claimNonce({ publicKey, nonce }) {
+    const key = `${publicKey}\n${nonce}`;
+    if (nonces.has(key)) return false;
+    nonces.add(key);
+    return true;
   },
   // The key lifecycle is the command's; a benchmark of the HTTP layer only authenticates.
   async recordCredentialUse() {},

@@ -2,7 +2,7 @@
 // (unique Ghana Card number and email, signed over its own bytes) and updates of seeded users that
 // stay valid (each user keeps its own email and card number; only the income changes).
 import { randomUUID } from 'node:crypto';
-import { formatAuthorization, signBodySync } from '@institution-api/signing/node';
+import { formatAuthorization, signBodySync, signMessageSync } from '@institution-api/signing/node';
 
 /** The one institution every benchmarked server is provisioned with (INSTITUTION_CREDENTIALS). */
 export const credential = {
@@ -19,6 +19,26 @@ export const credential = {
 export const credentialsEnv = {
   INSTITUTION_CREDENTIALS: JSON.stringify([credential]),
   CREDENTIALS_ENCRYPTION_KEY: Buffer.from('bench-only key: not for any prod').toString('base64'),
+};
+
+/**
+ * A second institution, whose key pair requires RFC 9421 message signatures (INSTITUTION_CREDENTIALS
+ * `"messageSignature": "required"`): the "message signatures required" rows sign with it, both ways.
+ */
+export const messageSignatureCredential = {
+  institution: 'Bench Bank, message signatures required',
+  publicKey: 'pk_bench_msgsig',
+  secretKey: 'sk_bench_msgsig_0123456789abcdef0123',
+  messageSignature: 'required',
+};
+
+/**
+ * {@link credentialsEnv} with {@link messageSignatureCredential} beside the first: for the current
+ * build only (a build from before message signatures refuses the field and would not start).
+ */
+export const credentialsWithMessageSignaturesEnv = {
+  ...credentialsEnv,
+  INSTITUTION_CREDENTIALS: JSON.stringify([credential, messageSignatureCredential]),
 };
 
 /** The create path; an update is `${usersPath}/{id}`. */
@@ -58,12 +78,40 @@ export function signed(request, body) {
   return request;
 }
 
-/** An autocannon request: a signed create of a new user each time. */
-export function createRequest() {
+/**
+ * Sets the body and the headers of an autocannon request to `body` signed both ways, as the client
+ * does: the Authorization header and a message signature (`Content-Digest`, `Signature-Input`,
+ * `Signature`; a fresh `created` and nonce each time) by {@link messageSignatureCredential}.
+ */
+export function signedBothWays(request, body, method, path) {
+  const { text, signature } = signBodySync(body, messageSignatureCredential.secretKey);
+  request.body = text;
+  request.headers = {
+    'content-type': 'application/json',
+    authorization: formatAuthorization(messageSignatureCredential, signature),
+    // Only the path is covered (`@path`): the host of the URL does not matter.
+    ...signMessageSync(
+      { method, url: `http://127.0.0.1${path}`, body: text },
+      {
+        keyId: messageSignatureCredential.publicKey,
+        secretKey: messageSignatureCredential.secretKey,
+      },
+    ),
+  };
+  return request;
+}
+
+/**
+ * An autocannon request: a signed create of a new user each time; with `messageSignatures`, signed
+ * both ways by the institution whose key pair requires them.
+ */
+export function createRequest({ messageSignatures = false } = {}) {
   return {
     method: 'POST',
     path: usersPath,
-    setupRequest: (request) => signed(request, nextUser()),
+    setupRequest: messageSignatures
+      ? (request) => signedBothWays(request, nextUser(), 'POST', usersPath)
+      : (request) => signed(request, nextUser()),
   };
 }
 

@@ -61,8 +61,9 @@ async function probePrism(baseUrl, users) {
  * returns the scenarios: { id, label, server, operation, run({ warmup }) }, the `notes` to print
  * (what was not measured and why, Prism's probe), and `stop()`.
  *
- * Scenario ids: bare-express:create, http-layer:create|update, embedded:create|update,
- * postgres:create|update (PostgreSQL's durable defaults, as production runs it),
+ * Scenario ids: bare-express:create, http-layer:create|update,
+ * embedded:create|update|create-message-signatures,
+ * postgres:create|update|create-message-signatures (PostgreSQL's durable defaults, as production runs it),
  * postgres-nondurable:create|update (fsync off: a figure for comparison only), prism:create|update.
  */
 export async function startHttpScenarios({ connections, duration, skip = new Set(), log }) {
@@ -77,7 +78,7 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
     await rm(scratch, { recursive: true, force: true });
     forgetScratch();
   };
-  const add = (server, label, { create, update }) => {
+  const add = (server, label, { create, update, messageSignatures = false }) => {
     const run = (operation, requests, expect) =>
       scenarios.push({
         id: `${server}:${operation}`,
@@ -96,6 +97,25 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
       });
     run('create', () => [createRequest()], create.expect);
     if (update) run('update', () => [updateRequest(update.users)], update.expect);
+    // The same server, the same run: creates by the institution whose key pair requires message
+    // signatures, signed both ways, side by side with the creates signed with the header alone.
+    if (messageSignatures) {
+      scenarios.push({
+        id: `${server}:create-message-signatures`,
+        server,
+        operation: 'create-message-signatures',
+        label: `${label}, message signatures required: create`,
+        run: ({ warmup } = {}) =>
+          drive({
+            label: `${label}, message signatures required: create`,
+            baseUrl: create.baseUrl,
+            requests: [createRequest({ messageSignatures: true })],
+            connections,
+            duration: warmup ?? duration,
+            expect: create.expect,
+          }),
+      });
+    }
   };
 
   /** Starts one server unless skipped; an optional one that fails to start becomes a note. */
@@ -158,6 +178,7 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
       add(server, label, {
         create: { ...handle, expect: exactly(201) },
         update: { users, expect: exactly(200) },
+        messageSignatures: server === 'embedded' || server === 'postgres',
       });
     }
 

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { credentialsEnv } from './requests.mjs';
+import { credentialsEnv, credentialsWithMessageSignaturesEnv } from './requests.mjs';
 
 /** apps/reference-server/, where `dist/main.js` and `bench/` are. */
 export const packageDir = fileURLToPath(new URL('../../', import.meta.url));
@@ -154,14 +154,16 @@ export function startMapStorageServer() {
 
 /**
  * The built reference server (`node <heap flags> dist/main.js`, the process `npm start` runs) on
- * `databaseUrl`, with its default log level, provisioned with the benchmark's credential.
+ * `databaseUrl`, with its default log level, provisioned with the benchmark's credentials: the
+ * institution whose key pair accepts the Authorization header alone, and the one whose key pair
+ * requires message signatures.
  */
 export function startReferenceServer(name, databaseUrl) {
   if (!existsSync(`${packageDir}dist/main.js`)) {
     throw new Error('apps/reference-server/dist/main.js is missing: run `npm run build` first.');
   }
   return startProcess(name, process.execPath, () => [...serverHeapFlags, 'dist/main.js'], {
-    env: { ...credentialsEnv, DATABASE_URL: databaseUrl },
+    env: { ...credentialsWithMessageSignaturesEnv, DATABASE_URL: databaseUrl },
     ready: healthy,
   });
 }
