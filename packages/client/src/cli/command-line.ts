@@ -1,8 +1,8 @@
 /**
  * What the `institution-api` commands (`sign`, `create`, `update`, `import`, `sign-proxy`) read
  * alike from their command line and environment: a flag that takes one of a few values (the
- * signature's `--algorithm` and `--encoding`), the keys from the environment, and the one error a
- * wrong command line raises. Each command catches {@link UsageError} itself, so that its hint
+ * signature's `--algorithm` and `--encoding`), `--no-message-signatures`, a URL, the keys from
+ * the environment, and the one error a wrong command line raises. Each command catches {@link UsageError} itself, so that its hint
  * names its own `--help`.
  *
  * @module
@@ -41,6 +41,29 @@ export function signatureFlags(values: { algorithm?: string; encoding?: string }
       encoding: oneOf<SignatureEncoding>('--encoding', values.encoding, ['hex', 'base64']),
     }),
   };
+}
+
+/**
+ * `--no-message-signatures` turns off the RFC 9421 message signature each command adds beside
+ * `Authorization` (for a service that refuses header fields it does not know).
+ */
+export function messageSignaturesFlag(values: { 'no-message-signatures'?: boolean }): boolean {
+  return values['no-message-signatures'] !== true;
+}
+
+/**
+ * An absolute http or https URL without a user name or password, for `--url` and `--target`;
+ * a {@link UsageError} naming `flag` otherwise (the value is not echoed: it could hold a secret).
+ */
+export function httpUrl(flag: string, value: string): URL {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new UsageError(`${flag} must be an http or https URL, e.g. http://localhost:8080`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new UsageError(`${flag} must not contain a user name or password`);
+  }
+  return url;
 }
 
 /**

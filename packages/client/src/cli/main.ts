@@ -10,10 +10,17 @@ import { parseArgs } from 'node:util';
 import type { UserInput } from '@institution-api/types';
 import type { UsersClientError } from '../errors.js';
 import type { FetchLike } from '../resilient-fetch.js';
-import { createAuthorize } from '../signing-middleware.js';
+import { createRequestSigning } from '../signing-middleware.js';
 import type { User } from '../user.js';
 import { createUsersClient, type UsersClientResult, usersUrl } from '../users-client.js';
-import { checkedApiUrl, requiredEnv, signatureFlags, UsageError } from './command-line.js';
+import {
+  checkedApiUrl,
+  httpUrl,
+  messageSignaturesFlag,
+  requiredEnv,
+  signatureFlags,
+  UsageError,
+} from './command-line.js';
 import { runImport } from './import/run-import.js';
 import { ownsProcess, runImportInWorker } from './import/worker.js';
 import { parseJsonFile } from './json-file.js';
@@ -40,6 +47,9 @@ export const DEFAULT_API_URL = 'http://localhost:8080';
  */
 export const SIGNING_HELP = `  --algorithm sha256|sha512   HMAC hash (default sha256); must match the service
   --encoding hex|base64       signature encoding (default hex); must match the service
+  --no-message-signatures     send Authorization alone, without the RFC 9421 message signature
+                              (Content-Digest, Signature-Input, Signature), for a service that
+                              refuses header fields it does not know
   -h, --help                  show this help
 
 Environment:
@@ -50,7 +60,8 @@ Environment:
 
 /** The `--help` text; it names the environment variables but never shows their values. */
 export const USAGE = `Usage:
-  institution-api sign <file.json>          print the Authorization header value for the file
+  institution-api sign <file.json>          print the headers that sign the file for one request
+        [--method POST] [--url URL]         (default: POST to INSTITUTION_API_URL's create URL)
   institution-api create <file.json>        create a user (or add an existing one)
   institution-api update <id> <file.json>   replace a user's details
   institution-api import <file.csv|.ndjson> register every row of a file, resumably
@@ -60,8 +71,13 @@ export const USAGE = `Usage:
 Options:
 ${SIGNING_HELP}
 sign covers the file's exact bytes, as they are (no re-serialization), so send the file
-byte for byte, e.g. curl --data-binary @file.json. create and update send the parsed file
-re-serialized with JSON.stringify, signed over those bytes.
+byte for byte. It prints one header per line, Authorization and the message signature's
+Content-Digest, Signature-Input and Signature, which covers the method and the URL's path: send
+it to that URL with that method, once, within 5 minutes (a nonce is accepted once), e.g.
+  curl --data-binary @user.json -H @<(institution-api sign user.json) \\
+    -H 'Content-Type: application/json' "$INSTITUTION_API_URL/api/v1/external/users"
+create and update send the parsed file re-serialized with JSON.stringify, signed over those
+bytes.
 They print the user as JSON in one canonical shape; an HTTP error prints the service's
 problem details as JSON and exits 1; usage, file and network errors exit 2.
 In a project that installed the client, or in the toolkit's repository, run it through npm:
@@ -97,6 +113,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const signature = signatureFlags(values);
+  const messageSignatures = messageSignaturesFlag(values);
   const [command, ...operands] = positionals;
   const expected = { sign: 1, create: 1, update: 2 }[command ?? ''];
   if (expected === undefined) {
@@ -108,24 +125,47 @@ async function run(args: string[], io: CliIo): Promise<number> {
       `${command} expects ${command === 'update' ? '<id> <file.json>' : '<file.json>'}`,
     );
   }
+  if (command !== 'sign' && (values.method !== undefined || values.url !== undefined)) {
+    throw new UsageError('--method and --url are options of sign');
+  }
   const publicKey = requiredEnv(io.env, 'INSTITUTION_PUBLIC_KEY');
   const secretKey = requiredEnv(io.env, 'INSTITUTION_SECRET_KEY');
+  const baseUrl = checkedApiUrl(io.env.INSTITUTION_API_URL || DEFAULT_API_URL);
+  const request =
+    command === 'sign'
+      ? {
+          method: methodOf(values.method ?? 'POST'),
+          url: (values.url === undefined
+            ? httpUrl('INSTITUTION_API_URL', usersUrl(baseUrl))
+            : httpUrl('--url', values.url)
+          ).href,
+        }
+      : undefined;
   const path = operands.at(-1) ?? '';
   const file = await read(path);
 
-  if (command === 'sign') {
-    const authorization = createAuthorize({ publicKey, secretKey, signature })(file);
-    io.stdout(`${await authorization}\n`);
+  if (request !== undefined) {
+    const signing = createRequestSigning({ publicKey, secretKey, signature, messageSignatures });
+    const lines = [`Authorization: ${await signing.authorize(file)}`];
+    if (signing.signMessage !== undefined) {
+      const fields = await signing.signMessage({ ...request, body: file });
+      lines.push(
+        `Content-Digest: ${fields['content-digest']}`,
+        `Signature-Input: ${fields['signature-input']}`,
+        `Signature: ${fields.signature}`,
+      );
+    }
+    io.stdout(`${lines.join('\n')}\n`);
     return EXIT.ok;
   }
 
   const body = parseJsonFile(file, path) as UserInput;
-  const baseUrl = checkedApiUrl(io.env.INSTITUTION_API_URL || DEFAULT_API_URL);
   const client = createUsersClient({
     baseUrl,
     publicKey,
     secretKey,
     signature,
+    messageSignatures,
     ...(io.fetch ? { fetch: io.fetch } : {}),
   });
   const id = operands[0] ?? '';
@@ -216,12 +256,23 @@ function parse(args: string[]) {
       options: {
         algorithm: { type: 'string' },
         encoding: { type: 'string' },
+        'no-message-signatures': { type: 'boolean' },
+        method: { type: 'string' },
+        url: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+/** `--method`: an HTTP method token (RFC 9110 section 9.1), as the request will send it. */
+function methodOf(value: string): string {
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value)) {
+    throw new UsageError(`--method must be an HTTP method such as POST or PUT, not "${value}"`);
+  }
+  return value;
 }
 
 async function read(path: string): Promise<Uint8Array> {

@@ -10,8 +10,14 @@
  */
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
-import { createAuthorize } from '../signing-middleware.js';
-import { requiredEnv, signatureFlags, UsageError } from './command-line.js';
+import { createRequestSigning } from '../signing-middleware.js';
+import {
+  httpUrl,
+  messageSignaturesFlag,
+  requiredEnv,
+  signatureFlags,
+  UsageError,
+} from './command-line.js';
 import { type CliIo, DEFAULT_API_URL, EXIT, SIGNING_HELP } from './main.js';
 import { startSigningProxy } from './signing-proxy.js';
 
@@ -30,12 +36,15 @@ export function signProxyUsage(): string {
   institution-api sign-proxy [--port N] [--host ADDRESS] [--target URL]
 
 Listens on http://127.0.0.1 and forwards every request it receives to the service, signed:
-Authorization: <INSTITUTION_PUBLIC_KEY>:<HMAC of the body's exact bytes> replaces any
-Authorization the request carries (GET and HEAD: of the JSON-stringified query). The answer
+Authorization: <INSTITUTION_PUBLIC_KEY>:<HMAC of the body's exact bytes> (GET and HEAD: of the
+JSON-stringified query) and an RFC 9421 message signature (Content-Digest, Signature-Input,
+Signature) for the method and the service's URL replace any the request carries. The answer
 comes back unchanged. Point any HTTP tool at the address it prints:
   listening on http://127.0.0.1:PORT
-A request it cannot forward gets a 502 problem naming the cause. SIGTERM or Ctrl-C stops it
-after the requests in flight.
+It sends to the service only: the request's path is appended to the service's. A request target
+that is not such a path (http://host/..., //host/..., '..' above the service's path) gets a 400
+problem; a request it cannot forward, a 502 naming the cause. SIGTERM or Ctrl-C stops it after
+the requests in flight.
 
 Options:
   --port N                    port to listen on (default: any free port)
@@ -73,10 +82,12 @@ async function run(args: string[], io: SignProxyIo): Promise<number> {
   const port = portOf(values.port);
   const host = values.host ?? '127.0.0.1';
   const target = targetOf(values.target ?? (io.env.INSTITUTION_API_URL || DEFAULT_API_URL));
-  const authorize = createAuthorize({
+  const messageSignatures = messageSignaturesFlag(values);
+  const signing = createRequestSigning({
     publicKey: requiredEnv(io.env, 'INSTITUTION_PUBLIC_KEY'),
     secretKey: requiredEnv(io.env, 'INSTITUTION_SECRET_KEY'),
     signature,
+    messageSignatures,
   });
 
   if (!isLoopback(host)) {
@@ -86,7 +97,7 @@ async function run(args: string[], io: SignProxyIo): Promise<number> {
   }
   const proxy = await startSigningProxy({
     target,
-    authorize,
+    signing,
     host,
     port,
     log: (line) => io.stderr(`institution-api sign-proxy: ${line}\n`),
@@ -99,7 +110,7 @@ async function run(args: string[], io: SignProxyIo): Promise<number> {
   });
   io.stdout(`listening on ${proxy.url}\n`);
   io.stderr(
-    `institution-api sign-proxy: forwarding to ${target.origin}${target.pathname}, signed (${signature.algorithm ?? 'sha256'}, ${signature.encoding ?? 'hex'}); SIGTERM or Ctrl-C stops it.\n`,
+    `institution-api sign-proxy: forwarding to ${target.origin}${target.pathname}, signed (${signature.algorithm ?? 'sha256'}, ${signature.encoding ?? 'hex'}${messageSignatures ? ', and an RFC 9421 message signature' : ''}); SIGTERM or Ctrl-C stops it.\n`,
   );
   const why = await (io.stop ?? stopRequested(io.env));
   if (why === 'orphaned') {
@@ -151,6 +162,7 @@ function parse(args: string[]) {
         target: { type: 'string' },
         algorithm: { type: 'string' },
         encoding: { type: 'string' },
+        'no-message-signatures': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -170,13 +182,7 @@ function portOf(value: string | undefined): number {
 
 /** The service's address, http or https; its credentials, if any, are never echoed. */
 function targetOf(value: string): URL {
-  const url = URL.canParse(value) ? new URL(value) : undefined;
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
-    throw new UsageError(
-      '--target (or INSTITUTION_API_URL) must be an http or https URL, e.g. http://localhost:8080',
-    );
-  }
-  return url;
+  return httpUrl('--target (or INSTITUTION_API_URL)', value);
 }
 
 function isLoopback(host: string): boolean {

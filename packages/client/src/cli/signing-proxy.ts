@@ -4,10 +4,12 @@
  * curl without openssl) can call the API, whose signature no fixed header can carry (spec:
  * "Signing requests"; the pattern of aws-sigv4-proxy).
  *
- * For each request it reads the body whole (the signature covers its exact bytes, and the header
- * precedes the body), signs it with {@link Authorize} exactly as the client's signing middleware
- * does (a request without a body, GET or HEAD, over the JSON-stringified query), replaces any
- * `Authorization` it carries, sends the same bytes to the target, and streams the answer back
+ * For each request it reads the body whole (the signatures cover its exact bytes, and the headers
+ * precede the body), signs it both ways exactly as the client's signing middleware does:
+ * `Authorization` (a request without a body, GET or HEAD, over the JSON-stringified query) and an
+ * RFC 9421 message signature for the method and the URL it sends to, the target's, so that the
+ * signature is good there only; it replaces any `Authorization`, `Signature-Input`, `Signature`
+ * and `Content-Digest` the request carries, sends the same bytes to the target, and streams the answer back
  * unchanged: status, end-to-end headers and body bytes. It sends to its target only: the
  * request's path is appended to the target's ({@link forwardedPath}), and a request target that
  * reads as another host or climbs out of the target's path is answered `400`, unsigned and
@@ -27,7 +29,7 @@ import {
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Authorize } from '../signing-middleware.js';
+import type { RequestSigning } from '../signing-middleware.js';
 import { forwardedPath } from './request-target.js';
 import { describeSystemError } from './system-errors.js';
 
@@ -64,8 +66,11 @@ export interface SigningProxyOptions {
    * path, if any (with or without a trailing slash), prefixes every request's path.
    */
   target: URL;
-  /** Signs a message (the body's bytes, or the query's JSON text) into an Authorization value. */
-  authorize: Authorize;
+  /**
+   * Signs each request: `authorize` over the body's bytes (or the query's JSON text), and,
+   * unless turned off, `signMessage` over the method, the URL sent to and the body.
+   */
+  signing: RequestSigning;
   /** Address to listen on; 127.0.0.1 unless given. */
   host?: string;
   /** Port to listen on; 0 (the default) picks a free one. */
@@ -84,7 +89,8 @@ export interface SigningProxy {
 
 /** Starts the proxy; rejects when it cannot listen (the port in use, an unknown host). */
 export async function startSigningProxy(options: SigningProxyOptions): Promise<SigningProxy> {
-  const { target, authorize, host = '127.0.0.1', port = 0, log = () => {} } = options;
+  const { target, signing, host = '127.0.0.1', port = 0, log = () => {} } = options;
+  const { authorize, signMessage } = signing;
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   let closing = false;
 
@@ -109,8 +115,17 @@ export async function startSigningProxy(options: SigningProxyOptions): Promise<S
           log(`${what} -> 413 (not forwarded: the body is over ${maxBufferedBodyBytes} bytes)`);
           return;
         }
-        const headers = forwardedHeaders(incoming, body.length);
+        const headers = forwardedHeaders(incoming, body.length, signMessage !== undefined);
         headers.authorization = await authorize(signedMessage(incoming, body));
+        if (signMessage !== undefined) {
+          // For the URL the request is sent to, the target's: the signature is good there only.
+          const fields = await signMessage({
+            method: incoming.method ?? 'GET',
+            url: `${target.protocol}//${target.host}${path}`,
+            body: hasNoBody(incoming) ? undefined : body,
+          });
+          Object.assign(headers, fields);
+        }
         // The target's scheme, host and port, with this path: nothing the caller sends changes
         // where the signed request goes.
         const forward = send(target, { method: incoming.method, headers, path }, (answer) => {
@@ -222,16 +237,32 @@ function readBody(incoming: IncomingMessage): Promise<Buffer | undefined> {
  * say (`{}` when there is none).
  */
 function signedMessage(incoming: IncomingMessage, body: Buffer): Uint8Array | string {
-  if (incoming.method !== 'GET' && incoming.method !== 'HEAD') return body;
+  if (!hasNoBody(incoming)) return body;
   const query = new URL(incoming.url ?? '/', 'http://proxy.invalid').searchParams;
   return JSON.stringify(Object.fromEntries(query));
 }
 
-/** The request's end-to-end headers, without its Authorization, for the target. */
-function forwardedHeaders(incoming: IncomingMessage, length: number): OutgoingHttpHeaders {
+/** GET and HEAD carry no body by definition; they are signed over their query. */
+function hasNoBody(incoming: IncomingMessage): boolean {
+  return incoming.method === 'GET' || incoming.method === 'HEAD';
+}
+
+/** The fields of a message signature, replaced by the proxy's own when it signs one. */
+const messageSignatureFields = new Set(['signature', 'signature-input', 'content-digest']);
+
+/**
+ * The request's end-to-end headers for the target, without its Authorization (and its message
+ * signature's fields, when the proxy signs one).
+ */
+function forwardedHeaders(
+  incoming: IncomingMessage,
+  length: number,
+  signsMessages: boolean,
+): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (hopByHop.has(name) || name === 'host' || name === 'authorization') continue;
+    if (signsMessages && messageSignatureFields.has(name)) continue;
     if (name === 'content-length') continue;
     headers[name] = value;
   }

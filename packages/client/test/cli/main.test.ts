@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { formatAuthorization, sign, verify } from '@institution-api/signing';
+import {
+  type RunningServer,
+  startReferenceServer,
+} from '@institution-api/test-support/reference-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, main, USAGE } from '../../src/cli/main.js';
 import { normalizeUser } from '../../src/user.js';
@@ -16,6 +20,7 @@ import {
   validationProblem,
 } from '../support/examples.js';
 import { sendJson, startServer, type TestServer } from '../support/http-server.js';
+import { verdictOf } from '../support/message-signature.js';
 
 const USER_ID = '3f0c9a52-6d1e-4b7a-9c2e-8a5d4f1b7e21';
 const ENV = {
@@ -52,17 +57,82 @@ async function cli(args: string[], env: Record<string, string | undefined> = ENV
   return { code, stdout, stderr };
 }
 
+/** The lines `sign` printed, by header name. */
+function headerLines(stdout: string): Record<string, string> {
+  const lines = stdout.trimEnd().split('\n');
+  return Object.fromEntries(
+    lines.map((line) => {
+      const colon = line.indexOf(': ');
+      return [line.slice(0, colon), line.slice(colon + 2)];
+    }),
+  );
+}
+
+/** The verdict on `sign`'s message signature for a request of `method` to `url` with the file. */
+function verdictOnFile(headers: Record<string, string>, method: string, url: string) {
+  return verdictOf({
+    method,
+    url,
+    headers: new Headers(headers),
+    bytes: new TextEncoder().encode(fileText),
+  });
+}
+
 describe('institution-api sign', () => {
-  it("prints the Authorization value for the file's exact bytes", async () => {
+  it("prints Authorization and the message signature for the file's exact bytes, for a create", async () => {
     const { code, stdout } = await cli(['sign', userFile]);
     expect(code).toBe(EXIT.ok);
+    expect(stdout).toMatch(
+      /^Authorization: .+\nContent-Digest: sha-256=:.+:\nSignature-Input: sig1=\("@method" "@path" "content-digest"\);created=\d+;nonce="[\w-]{22}";keyid="pk_test_institution";alg="hmac-sha256"\nSignature: sig1=:.+:\n$/,
+    );
+    const headers = headerLines(stdout);
     const expected = formatAuthorization(CREDENTIALS, await sign(fileText, CREDENTIALS.secretKey));
-    expect(stdout).toBe(`${expected}\n`);
+    expect(headers.Authorization).toBe(expected);
     // Not the signature of the re-serialized body.
     const compact = JSON.stringify(momoAccountUser());
-    expect(await verify(compact, stdout.trim().split(':')[1] ?? '', CREDENTIALS.secretKey)).toBe(
-      false,
-    );
+    const mac = headers.Authorization?.split(':')[1] ?? '';
+    expect(await verify(compact, mac, CREDENTIALS.secretKey)).toBe(false);
+    // POST to the create URL of INSTITUTION_API_URL's default, and nothing else
+    expect(
+      verdictOnFile(headers, 'POST', 'http://localhost:8080/api/v1/external/users'),
+    ).toMatchObject({ status: 'valid' });
+    expect(
+      verdictOnFile(headers, 'PUT', 'http://localhost:8080/api/v1/external/users'),
+    ).toMatchObject({ status: 'invalid' });
+  });
+
+  it('signs for INSTITUTION_API_URL, or for --method and --url', async () => {
+    const base = 'https://institution.example.com/prefix/';
+    const created = await cli(['sign', userFile], { ...ENV, INSTITUTION_API_URL: base });
+    expect(
+      verdictOnFile(
+        headerLines(created.stdout),
+        'POST',
+        'https://institution.example.com/prefix/api/v1/external/users',
+      ),
+    ).toMatchObject({ status: 'valid' });
+
+    const url = `https://institution.example.com/api/v1/external/users/${USER_ID}`;
+    const updated = await cli(['sign', '--method', 'PUT', '--url', url, userFile]);
+    expect(updated.code).toBe(EXIT.ok);
+    const headers = headerLines(updated.stdout);
+    expect(verdictOnFile(headers, 'PUT', url)).toMatchObject({ status: 'valid' });
+    const other = `https://institution.example.com/api/v1/external/users/${USER_ID.replace('3', '4')}`;
+    expect(verdictOnFile(headers, 'PUT', other)).toMatchObject({ status: 'invalid' });
+  });
+
+  it('each run has a nonce of its own', async () => {
+    const first = headerLines((await cli(['sign', userFile])).stdout);
+    const second = headerLines((await cli(['sign', userFile])).stdout);
+    expect(second.Authorization).toBe(first.Authorization);
+    expect(second['Signature-Input']).not.toBe(first['Signature-Input']);
+  });
+
+  it('--no-message-signatures prints Authorization alone', async () => {
+    const { code, stdout } = await cli(['sign', '--no-message-signatures', userFile]);
+    expect(code).toBe(EXIT.ok);
+    const expected = formatAuthorization(CREDENTIALS, await sign(fileText, CREDENTIALS.secretKey));
+    expect(stdout).toBe(`Authorization: ${expected}\n`);
   });
 
   it('honours --algorithm and --encoding', async () => {
@@ -77,7 +147,7 @@ describe('institution-api sign', () => {
     ]);
     expect(code).toBe(EXIT.ok);
     const mac = await sign(fileText, CREDENTIALS.secretKey, options);
-    expect(stdout).toBe(`${CREDENTIALS.publicKey}:${mac}\n`);
+    expect(headerLines(stdout).Authorization).toBe(`${CREDENTIALS.publicKey}:${mac}`);
   });
 });
 
@@ -107,6 +177,19 @@ describe('institution-api create and update', () => {
     expect(request?.body).toBe(JSON.stringify(momoAccountUser()));
     const signature = request?.headers.authorization?.split(':')[1] ?? '';
     expect(await verify(request?.body ?? '', signature, CREDENTIALS.secretKey)).toBe(true);
+    if (request === undefined) return;
+    const url = `${server.url}${request.url}`;
+    expect(verdictOf({ ...request, url })).toMatchObject({ status: 'valid' });
+  });
+
+  it('create --no-message-signatures sends Authorization alone', async () => {
+    answer = () => [201, userCreatedNew()];
+    const { code } = await cli(['create', '--no-message-signatures', userFile], env());
+    expect(code).toBe(EXIT.ok);
+    const request = server.requests.at(-1);
+    expect(request?.headers.authorization).toMatch(/^pk_test_institution:[0-9a-f]{64}$/);
+    expect(request?.headers['signature-input']).toBeUndefined();
+    expect(request?.headers.signature).toBeUndefined();
   });
 
   it('create says why monthlyIncome prints as null, and that the income sent was stored', async () => {
@@ -137,8 +220,12 @@ describe('institution-api create and update', () => {
     const { code, stdout } = await cli(['update', USER_ID, userFile], env());
     expect(code).toBe(EXIT.ok);
     expect(JSON.parse(stdout)).toEqual(normalizeUser(userUpdated()));
-    expect(server.requests.at(-1)?.url).toBe(`/api/v1/external/users/${USER_ID}`);
-    expect(server.requests.at(-1)?.method).toBe('PUT');
+    const request = server.requests.at(-1);
+    expect(request?.url).toBe(`/api/v1/external/users/${USER_ID}`);
+    expect(request?.method).toBe('PUT');
+    if (request === undefined) return;
+    const url = `${server.url}${request.url}`;
+    expect(verdictOf({ ...request, url })).toMatchObject({ status: 'valid' });
   });
 
   it('prints the problem and exits 1 for an HTTP error', async () => {
@@ -189,6 +276,62 @@ describe('institution-api create and update', () => {
   }, 30_000);
 });
 
+describe('sign, then curl, to the reference server with a key that requires message signatures', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    const credentials = [
+      { institution: 'CLI sign tests', ...CREDENTIALS, messageSignature: 'required' },
+    ];
+    server = await startReferenceServer({ credentials });
+  }, 40_000);
+  afterAll(() => server?.stop());
+
+  /** curl sending the file with the headers of `headersFile`, as the usage shows; the status. */
+  async function curl(headersFile: string, url: string, method = 'POST') {
+    const { stdout } = await promisify(execFile)(
+      'curl',
+      [
+        '-sS',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        '-X',
+        method,
+        '--data-binary',
+        `@${userFile}`,
+        '-H',
+        `@${headersFile}`,
+        '-H',
+        'Content-Type: application/json',
+        url,
+      ],
+      { env: { PATH: process.env.PATH ?? '' } },
+    );
+    return stdout;
+  }
+
+  it('creates (201); the same headers again are a replay (401); update with --method PUT --url (200)', async () => {
+    const env = { ...ENV, INSTITUTION_API_URL: server.url };
+    const headersFile = join(dir, 'headers.txt');
+    const signed = await cli(['sign', userFile], env);
+    await writeFile(headersFile, signed.stdout);
+    const createUrl = `${server.url}/api/v1/external/users`;
+    expect(await curl(headersFile, createUrl)).toBe('201');
+    expect(await curl(headersFile, createUrl)).toBe('401');
+    // Authorization alone is refused by this key
+    const bare = await cli(['sign', '--no-message-signatures', userFile], env);
+    await writeFile(headersFile, bare.stdout);
+    expect(await curl(headersFile, createUrl)).toBe('401');
+
+    const id = JSON.parse((await cli(['create', userFile], env)).stdout).id as string;
+    const updateUrl = `${createUrl}/${id}`;
+    const update = await cli(['sign', '--method', 'PUT', '--url', updateUrl, userFile], env);
+    await writeFile(headersFile, update.stdout);
+    expect(await curl(headersFile, updateUrl, 'PUT')).toBe('200');
+  }, 30_000);
+});
+
 describe('usage errors exit 2 with a message', () => {
   it.each([
     [[], 'no command given'],
@@ -209,6 +352,13 @@ describe('usage errors exit 2 with a message', () => {
     [['sign', '--encoding', 'b32', 'x.json'], /--encoding must be one of hex, base64/],
     [['sign', '--verbose', 'x.json'], /Unknown option '--verbose'/],
     [['sign', '/nonexistent/user.json'], /cannot read \/nonexistent\/user.json \(ENOENT\)/],
+    [
+      ['sign', '--method', 'PO ST', 'x.json'],
+      /--method must be an HTTP method such as POST or PUT/,
+    ],
+    [['sign', '--url', 'ftp://x.test/', 'x.json'], /--url must be an http or https URL/],
+    [['sign', '--url', '/api/v1/external/users', 'x.json'], /--url must be an http or https URL/],
+    [['create', '--url', 'http://x.test/', 'x.json'], /--method and --url are options of sign/],
   ])('%j', async (args, message) => {
     const { code, stderr, stdout } = await cli(args);
     expect(code).toBe(EXIT.usage);
@@ -279,6 +429,6 @@ describe('the built executable', () => {
       env: { ...process.env, ...ENV },
     });
     const expected = formatAuthorization(CREDENTIALS, await sign(fileText, CREDENTIALS.secretKey));
-    expect(stdout).toBe(`${expected}\n`);
+    expect(headerLines(stdout).Authorization).toBe(expected);
   });
 });

@@ -27,6 +27,7 @@ import { signProxy, signProxyUsage } from '../../src/cli/sign-proxy.js';
 import { maxBufferedBodyBytes } from '../../src/cli/signing-proxy.js';
 import { CREDENTIALS, momoAccountUser } from '../support/examples.js';
 import { startServer } from '../support/http-server.js';
+import { verdictOf } from '../support/message-signature.js';
 
 const ENV = {
   INSTITUTION_PUBLIC_KEY: CREDENTIALS.publicKey,
@@ -167,6 +168,65 @@ describe('sign-proxy: each request signed and forwarded', () => {
     expect(received?.headers['content-length']).toBe(String(prettyBody.length));
     expect(received?.headers.host).toBe(new URL(upstream.url).host);
     expect(proxy.stderr()).toContain('POST /api/v1/external/users?trace=1 -> 201');
+    // and a message signature for the URL the target received, over the same bytes
+    if (received === undefined) return;
+    expect(verdictOf({ ...received, url: `${upstream.url}${received.url}` })).toMatchObject({
+      status: 'valid',
+    });
+    await upstream.close();
+  });
+
+  it("signs the message for the target's URL (its path prefix included), replacing the caller's", async () => {
+    const upstream = await startServer((_, res) => res.writeHead(201).end('{}'));
+    const proxy = await startProxy(['--target', `${upstream.url}/base/`]);
+    await fetch(`${proxy.url}/api/v1/external/users`, {
+      method: 'POST',
+      headers: {
+        'Signature-Input': 'sig1=("@method");created=1;nonce="x";keyid="someone-else"',
+        Signature: 'sig1=:AAAA:',
+        'Content-Digest': 'sha-256=:AAAA:',
+      },
+      body: prettyBody,
+    });
+    const [received] = upstream.requests;
+    if (received === undefined) throw new Error('nothing forwarded');
+    expect(received.url).toBe('/base/api/v1/external/users');
+    const sentTo = `${upstream.url}/base/api/v1/external/users`;
+    expect(verdictOf({ ...received, url: sentTo })).toMatchObject({ status: 'valid' });
+    // the signature is good for the target's URL only
+    const proxyPath = `${upstream.url}/api/v1/external/users`;
+    expect(verdictOf({ ...received, url: proxyPath })).toMatchObject({ status: 'invalid' });
+    await upstream.close();
+  });
+
+  it('signs a GET for its method and path, without Content-Digest; each request with a nonce of its own', async () => {
+    const upstream = await startServer((_, res) => res.writeHead(200).end());
+    const proxy = await startProxy(['--target', upstream.url]);
+    await fetch(`${proxy.url}/things?a=1`);
+    await fetch(`${proxy.url}/things?a=1`);
+    const [first, second] = upstream.requests;
+    if (first === undefined || second === undefined) throw new Error('expected two requests');
+    expect(first.headers['content-digest']).toBeUndefined();
+    expect(first.headers['signature-input']).toMatch(/^sig1=\("@method" "@path"\);/);
+    const verdicts = [first, second].map((request) =>
+      verdictOf({ ...request, url: `${upstream.url}${request.url}` }),
+    );
+    expect(verdicts).toMatchObject([{ status: 'valid' }, { status: 'valid' }]);
+    expect(second.headers['signature-input']).not.toBe(first.headers['signature-input']);
+    await upstream.close();
+  });
+
+  it('--no-message-signatures signs with Authorization alone', async () => {
+    const upstream = await startServer((_, res) => res.writeHead(201).end('{}'));
+    const proxy = await startProxy(['--target', upstream.url, '--no-message-signatures']);
+    await fetch(`${proxy.url}/api/v1/external/users`, { method: 'POST', body: prettyBody });
+    const [received] = upstream.requests;
+    expect(received?.headers.authorization).toBe(
+      formatAuthorization(CREDENTIALS, await sign(prettyBody, CREDENTIALS.secretKey)),
+    );
+    expect(received?.headers['signature-input']).toBeUndefined();
+    expect(received?.headers.signature).toBeUndefined();
+    expect(received?.headers['content-digest']).toBeUndefined();
     await upstream.close();
   });
 
@@ -624,13 +684,15 @@ describe('sign-proxy started in the background, stopped with kill', () => {
   }, 30_000);
 });
 
-describe('curl, without openssl, through sign-proxy to the reference server', () => {
+describe('curl, without openssl, through sign-proxy to the reference server, on a key that requires message signatures', () => {
   let server: RunningServer;
   let dir: string;
   beforeAll(async () => {
-    server = await startReferenceServer({
-      credentials: [{ institution: 'Sign-proxy tests', ...CREDENTIALS }],
-    });
+    // A key that requires message signatures: the seed's header alone would be refused.
+    const credentials = [
+      { institution: 'Sign-proxy tests', ...CREDENTIALS, messageSignature: 'required' },
+    ];
+    server = await startReferenceServer({ credentials });
     dir = await mkdtemp(join(tmpdir(), 'sign-proxy-'));
   }, 40_000);
   afterAll(async () => {
@@ -638,7 +700,7 @@ describe('curl, without openssl, through sign-proxy to the reference server', ()
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('creates a user (201), then finds it again (200)', async () => {
+  it('creates a user (201), then finds it again (200), each request signed both ways anew', async () => {
     const proxy = await spawnProxy([], { ...ENV, INSTITUTION_API_URL: server.url });
     const file = join(dir, 'user.json');
     await writeFile(file, prettyBody);

@@ -7,7 +7,7 @@
 import { extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SignatureAlgorithm, SignatureEncoding } from '@institution-api/signing';
-import { oneOf, signatureFlags, UsageError } from '../command-line.js';
+import { messageSignaturesFlag, oneOf, signatureFlags, UsageError } from '../command-line.js';
 import type { InputFormat } from './rows.js';
 
 /** Rows in flight at most unless `--concurrency` says otherwise. */
@@ -29,7 +29,7 @@ Options:
   --journal FILE            the finished rows, for resuming (default <file>.journal)
   --dry-run                 check every row against the spec and send nothing
   --retry-failed            send again the rows an earlier run recorded as failed
-  --algorithm sha256|sha512, --encoding hex|base64   as for create
+  --algorithm sha256|sha512, --encoding hex|base64, --no-message-signatures   as for create
 
 CSV: a header row of the request's field names, a dot for nesting (kyc.occupation); an empty
 cell is an absent field. NDJSON: one request body per line. Exit codes: 0 every row created or
@@ -49,6 +49,8 @@ export interface ImportOptions {
   retryFailed: boolean;
   algorithm?: SignatureAlgorithm;
   encoding?: SignatureEncoding;
+  /** Whether each request also carries an RFC 9421 message signature (default true). */
+  messageSignatures: boolean;
 }
 
 /** Reads the arguments after `import`. */
@@ -74,6 +76,7 @@ export function parseImportArgs(args: string[]): ImportOptions {
     dryRun: values['dry-run'] === true,
     retryFailed: values['retry-failed'] === true,
     ...signatureFlags(values),
+    messageSignatures: messageSignaturesFlag(values),
   };
   if (values.report !== undefined) options.report = values.report;
   if (values.journal !== undefined) options.journal = values.journal;
@@ -101,6 +104,7 @@ function parse(args: string[]) {
       'retry-failed': { type: 'boolean' },
       algorithm: { type: 'string' },
       encoding: { type: 'string' },
+      'no-message-signatures': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -115,6 +119,7 @@ function defaults(file: string) {
     journal: `${file}.journal`,
     dryRun: false,
     retryFailed: false,
+    messageSignatures: true,
   };
 }
 

@@ -232,6 +232,7 @@ async function send(
       baseUrl: target.baseUrl,
       publicKey: target.publicKey,
       secretKey: target.secretKey,
+      messageSignatures: options.messageSignatures,
       ...(options.algorithm || options.encoding
         ? {
             signature: {

@@ -1,5 +1,6 @@
 /**
- * `institution-api import` against the real reference server (memory://): every outcome, the
+ * `institution-api import` against the real reference server (memory://), with a key that
+ * requires message signatures (so every row is signed both ways): every outcome, the
  * report, the dry run, the exit codes, the journal refused when it belongs elsewhere, Ctrl-C and
  * resumption, and the run slowed down, not failed, by 503 and 429 answers.
  */
@@ -36,7 +37,10 @@ let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'institution-api-import-'));
-  server = await startReferenceServer({ credentials: [KEYS] });
+  // A key that requires message signatures: every row is accepted only if the import signs it
+  // both ways, each attempt anew (the seed's header alone is refused).
+  const credentials = [{ ...KEYS, messageSignature: 'required' }];
+  server = await startReferenceServer({ credentials });
 }, 60_000);
 afterAll(async () => {
   await server?.stop();
@@ -245,6 +249,15 @@ describe('import: exit code 2 before the first row', () => {
     });
     expect(code).toBe(2);
     expect(stderr).toMatch(/refused the signature \(401\): check INSTITUTION_PUBLIC_KEY/);
+  });
+
+  it('--no-message-signatures: a key that requires them refuses the seed header alone (401)', async () => {
+    const path = await file(customersCsv(21, 3));
+    const { code, stderr } = await importCli([path, '--no-message-signatures'], {
+      url: server.url,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/refused the signature \(401\)/);
   });
 
   it.each([
