@@ -1,9 +1,10 @@
 /**
  * The console of one operation: a modal dialog named "Try it: <summary>" over the page (so the
  * reader keeps their place; Escape closes it and gives focus back to the "Try it" control). It
- * shows, as the reader types, the exact bytes, their signature and the `Authorization` header;
- * sends them; shows the answer and whether it matches the spec; and keeps curl and TypeScript
- * snippets of the same request, which sign for themselves.
+ * shows, as the reader types, the exact bytes, their signature, the `Authorization` header and
+ * the message signature's fields; sends them (signed anew on each Send); shows the answer and
+ * whether it matches the spec; and keeps curl and TypeScript snippets of the same request, which
+ * sign for themselves.
  *
  * @module
  */
@@ -13,7 +14,15 @@ import { copyText } from './clipboard.js';
 import { h, uniqueId } from './dom.js';
 import { connectionProblem, type PageLocation } from './environment.js';
 import { checkResponse, type Validator } from './response-check.js';
-import { type Answer, authorization, bodyBytes, operationUrl, send } from './send.js';
+import {
+  type Answer,
+  authorization,
+  bodyBytes,
+  operationUrl,
+  type SignedHeaders,
+  send,
+  signedHeaders,
+} from './send.js';
 import type { ConsoleSession, HistoryEntry } from './session.js';
 import { curlSnippet, typeScriptSnippet } from './snippets.js';
 import type { ConsoleOperation } from './spec-types.js';
@@ -66,6 +75,7 @@ export class OperationConsole {
   private readonly bytes = h('span');
   private readonly signature = h('code');
   private readonly header = h('code');
+  private readonly messageSignature = h('code', { class: 'try-it-lines' });
   private readonly response = h('div', { class: 'try-it-response' });
   private readonly curl = h('pre', { class: 'try-it-code' });
   private readonly typeScript = h('pre', { class: 'try-it-code' });
@@ -202,6 +212,18 @@ export class OperationConsole {
               h('dd', {}, this.signature),
               h('dt', {}, 'Header'),
               h('dd', {}, this.header),
+              h('dt', {}, 'Message signature'),
+              h(
+                'dd',
+                {},
+                this.messageSignature,
+                h(
+                  'p',
+                  { class: 'try-it-hint' },
+                  'RFC 9421: the method, the path and the bytes’ digest, with the time and a ' +
+                    'nonce. Each Send signs anew: a nonce is accepted once.',
+                ),
+              ),
             ),
           ),
           h(
@@ -339,18 +361,23 @@ export class OperationConsole {
     void this.sign(bytes);
   }
 
-  /** The signature and header of the current bytes; a newer call's result wins. */
+  /**
+   * The signature, header and message signature of the current bytes; a newer call's result
+   * wins. The message signature needs the URL, so the base URL and the parameters too.
+   */
   private async sign(bytes: Uint8Array): Promise<void> {
     const turn = ++this.preview;
-    const { keys } = this.context.session;
+    const { keys, baseUrl } = this.context.session;
     let signature: string;
     let header: string;
+    let message: string;
     if (this.context.signingProblem) {
       signature = header = 'unavailable: this page is not a secure context (see above)';
+      message = signature;
     } else if (keys.secretKey === '') {
-      signature = header = 'needs the secret key';
+      signature = header = message = 'needs the secret key';
     } else if (keys.publicKey === '') {
-      signature = header = 'needs the public key';
+      signature = header = message = 'needs the public key';
     } else {
       try {
         const value = await authorization(keys, bytes);
@@ -359,10 +386,27 @@ export class OperationConsole {
       } catch (error) {
         signature = header = `cannot sign: ${(error as Error).message}`;
       }
+      try {
+        if (baseUrl === '') throw new TypeError('needs the base URL');
+        const url = operationUrl(baseUrl, this.operation, this.parameterValues());
+        const { Authorization: _, ...fields } = await signedHeaders(
+          keys,
+          this.operation.method,
+          url,
+          bytes,
+        );
+        message = Object.entries(fields)
+          .map(([name, value]) => `${name}: ${value}`)
+          .join('\n');
+      } catch (error) {
+        const why = (error as Error).message;
+        message = why.startsWith('needs ') ? why : `cannot sign: ${why}`;
+      }
     }
     if (turn !== this.preview) return;
     this.signature.textContent = signature;
     this.header.textContent = header;
+    this.messageSignature.textContent = message;
   }
 
   /** Sends the current request and shows the answer. */
@@ -371,10 +415,11 @@ export class OperationConsole {
     const { session } = this.context;
     const bytes = bodyBytes(this.body.value);
     let url: string;
-    let signed: string;
+    let signed: SignedHeaders;
     try {
       url = operationUrl(session.baseUrl, this.operation, this.parameterValues());
-      signed = await authorization(session.keys, bytes);
+      // Signed for the URL it is sent to, at the moment it is sent.
+      signed = await signedHeaders(session.keys, this.operation.method, url, bytes);
     } catch (error) {
       this.sendStatus.textContent = `Not sent: ${(error as Error).message}.`;
       return;

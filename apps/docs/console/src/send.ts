@@ -1,11 +1,13 @@
 /**
  * Signing and sending one request of the console: the UTF-8 bytes of the editor's text, signed
- * with `@institution-api/signing` (Web Crypto) and sent as they are ("Signing requests" in the
- * spec), to the base URL and nowhere else.
+ * both ways with `@institution-api/signing` (Web Crypto): `Authorization` over the bytes and an
+ * RFC 9421 message signature over the method, the URL sent to and the bytes' `Content-Digest`
+ * (the spec's security schemes and "Signing requests"), and sent as they are, to the base URL and
+ * nowhere else.
  *
  * @module
  */
-import { formatAuthorization, sign } from '@institution-api/signing';
+import { formatAuthorization, sign, signMessage } from '@institution-api/signing';
 import type { Keys } from './session.js';
 import type { ConsoleOperation } from './spec-types.js';
 
@@ -25,6 +27,38 @@ export async function authorization(keys: Keys, bytes: Uint8Array): Promise<stri
   // Checked before signing, so a bad public key is reported rather than a signature computed.
   formatAuthorization(keys.publicKey, '0');
   return formatAuthorization(keys.publicKey, await sign(bytes, keys.secretKey));
+}
+
+/** The header fields that sign one request, as sent (names as the spec writes them). */
+export interface SignedHeaders {
+  Authorization: string;
+  'Content-Digest': string;
+  'Signature-Input': string;
+  Signature: string;
+}
+
+/**
+ * Both signatures of a request of `method` to `url` with these bytes: `Authorization`, and a
+ * message signature with a new `created` and nonce on each call (a nonce is accepted once, so
+ * every Send signs anew). Throws as {@link authorization} does.
+ */
+export async function signedHeaders(
+  keys: Keys,
+  method: string,
+  url: string,
+  bytes: Uint8Array,
+): Promise<SignedHeaders> {
+  const value = await authorization(keys, bytes);
+  const fields = await signMessage(
+    { method, url, body: bytes },
+    { keyId: keys.publicKey, secretKey: keys.secretKey },
+  );
+  return {
+    Authorization: value,
+    'Content-Digest': fields['content-digest'] ?? '',
+    'Signature-Input': fields['signature-input'],
+    Signature: fields.signature,
+  };
 }
 
 /**
@@ -63,12 +97,12 @@ export async function send(
   method: string,
   url: string,
   bytes: Uint8Array<ArrayBuffer>,
-  authorizationValue: string,
+  signed: SignedHeaders,
 ): Promise<Answer> {
   const started = performance.now();
   const response = await fetch(url, {
     method,
-    headers: { Authorization: authorizationValue, 'Content-Type': 'application/json' },
+    headers: { ...signed, 'Content-Type': 'application/json' },
     body: bytes,
     credentials: 'omit',
     cache: 'no-store',

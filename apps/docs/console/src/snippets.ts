@@ -1,8 +1,9 @@
 /**
  * The console's snippets of the current request, for a reader to run on their own machine: bash
  * with curl and openssl, and TypeScript with `@institution-api/client`. Both read the base URL and
- * the keys (and the user id) from the environment and sign for themselves, so the secret key is
- * never part of a snippet ("Signing requests" in the spec).
+ * the keys (and the user id) from the environment and sign for themselves, both ways
+ * (`Authorization` and an RFC 9421 message signature), so the secret key is never part of a
+ * snippet ("Signing requests" in the spec).
  *
  * @module
  */
@@ -35,9 +36,12 @@ export function shellQuote(value: string): string {
 
 /**
  * bash with curl and openssl: writes the body's exact bytes to `body.json` with `printf '%s'`
- * (no newline added, nothing interpreted), signs that file with `openssl dgst -hmac` (the digest
- * is the last word openssl prints, whatever its version) and sends the same file with
- * `--data-binary`, so the signature covers exactly what is sent.
+ * (no newline added, nothing interpreted), signs that file both ways and sends the same file with
+ * `--data-binary`, so the signatures cover exactly what is sent: `Authorization` with
+ * `openssl dgst -hmac` (the digest is the last word openssl prints, whatever its version), and
+ * an RFC 9421 message signature (the spec's `MessageSignature` scheme) over the method, the URL's
+ * path and the file's `Content-Digest`, with `created` (`date +%s`) and a nonce of 16 random
+ * bytes, base64url (`openssl rand`).
  */
 export function curlSnippet({ operation, body, baseUrl }: SnippetRequest): string {
   const parameters = operation.pathParameters.map(parameterVariable);
@@ -53,15 +57,36 @@ export function curlSnippet({ operation, body, baseUrl }: SnippetRequest): strin
     `# ${api}${baseUrl ? ` (this page used ${baseUrl})` : ''},`,
     `# ${others.slice(0, -1).join(', ')} and ${others.at(-1)}.`,
     `${variables.map((name) => `: "\${${name}:?}"`).join(' ')} # stops if one is unset`,
+    `URL="$INSTITUTION_API_URL${path}"`,
     '# The exact bytes to sign and send (printf adds no newline).',
     `printf '%s' ${shellQuote(body)} > body.json`,
     'SIGNATURE=$(openssl dgst -sha256 \\',
     '  -hmac "$INSTITUTION_SECRET_KEY" body.json |',
     "  awk '{print $NF}')",
+    '# The message signature (RFC 9421): the method, the path and the',
+    "# body's digest, with the time and a new nonce (accepted once).",
+    'DIGEST="sha-256=:$(openssl dgst -sha256 -binary body.json |',
+    '  openssl base64 -A):"',
+    "NONCE=$(openssl rand -base64 16 | awk '{",
+    '  gsub(/\\+/, "-"); gsub(/\\//, "_"); sub(/=+$/, ""); print }\')',
+    'PARAMS="(\\"@method\\" \\"@path\\" \\"content-digest\\")\\',
+    ';created=$(date +%s);nonce=\\"$NONCE\\"\\',
+    ';keyid=\\"$INSTITUTION_PUBLIC_KEY\\";alg=\\"hmac-sha256\\""',
+    `BASE="\\"@method\\": ${operation.method}`,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${URL#…}, the URL's path
+    '\\"@path\\": /${URL#*://*/}',
+    '\\"content-digest\\": $DIGEST',
+    '\\"@signature-params\\": $PARAMS"',
+    'MESSAGE_SIGNATURE=$(printf %s "$BASE" |',
+    '  openssl dgst -sha256 -binary \\',
+    '    -hmac "$INSTITUTION_SECRET_KEY" | openssl base64 -A)',
     `curl -i${method} --data-binary @body.json \\`,
     '  -H "Authorization: $INSTITUTION_PUBLIC_KEY:$SIGNATURE" \\',
+    '  -H "Content-Digest: $DIGEST" \\',
+    '  -H "Signature-Input: sig1=$PARAMS" \\',
+    '  -H "Signature: sig1=:$MESSAGE_SIGNATURE:" \\',
     "  -H 'Content-Type: application/json' \\",
-    `  "$INSTITUTION_API_URL${path}"`,
+    '  "$URL"',
     '',
   ].join('\n');
 }

@@ -1,6 +1,7 @@
 /**
  * The "Try it" console in a real browser (Debian's chromium through playwright-core), on the page
- * a fresh reference server serves at /docs, with that server's keys: create from the console
+ * a fresh reference server serves at /docs, with that server's keys (which require message
+ * signatures, so every request is signed both ways): create from the console
  * (201, "valid"), again (200), update with the prefilled id (200), a wrong secret (401), the curl
  * snippet copied from the page and run with bash (and the TypeScript one compiled and run), the
  * history without secrets, keyboard only (Tab, Enter, Escape), no request beyond the page's
@@ -14,7 +15,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { formatAuthorization, signSync } from '@institution-api/signing/node';
+import {
+  formatAuthorization,
+  signSync,
+  verifyMessageSignatureSync,
+} from '@institution-api/signing/node';
 import {
   type Credential,
   type RunningServer,
@@ -54,6 +59,9 @@ describe.skipIf(!hasChromium)('the Try it console in chromium', () => {
     publicKey: `pk_console_${randomBytes(6).toString('hex')}`,
     secretKey: randomBytes(24).toString('base64url'),
   };
+  // The key requires message signatures: the console, the curl and the TypeScript snippets
+  // must each sign both ways, or the server answers 401.
+  const requiringMessageSignatures = { ...credential, messageSignature: 'required' };
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let context: BrowserContext;
   let server: RunningServer;
@@ -64,7 +72,7 @@ describe.skipIf(!hasChromium)('the Try it console in chromium', () => {
   beforeAll(async () => {
     [browser, server] = await Promise.all([
       launchChromium(),
-      startReferenceServer({ credentials: [credential] }),
+      startReferenceServer({ credentials: [requiringMessageSignatures] }),
     ]);
     context = browser.context;
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
@@ -115,6 +123,10 @@ describe.skipIf(!hasChromium)('the Try it console in chromium', () => {
     };
     const example = await body.inputValue();
     await expectPreviewOf(example);
+    // The message signature's fields, for the URL the console sends to.
+    expect(await previewOf(dialog, 'Message signature')).toMatch(
+      /^Content-Digest: sha-256=:[A-Za-z0-9+/]{43}=:\nSignature-Input: sig1=\("@method" "@path" "content-digest"\);created=\d+;nonce="[\w-]{22}";keyid="pk_console_[0-9a-f]{12}";alg="hmac-sha256"\nSignature: sig1=:[A-Za-z0-9+/]{43}=:/,
+    );
     await body.press('Control+End');
     await body.pressSequentially(' é');
     await expectPreviewOf(`${example} é`);
@@ -128,7 +140,21 @@ describe.skipIf(!hasChromium)('the Try it console in chromium', () => {
 
   it('creates from the console: 201 and "valid", then 200 and "valid" when sent again', async () => {
     const dialog = page.getByRole('dialog', { name: createSummary });
+    const createUrl = `${server.url}/api/v1/external/users`;
+    const sent = page.waitForRequest((request) => request.url() === createUrl);
     const created = await sendFrom(dialog);
+    // What the browser sent: both signatures, the message signature valid for this very request.
+    const request = await sent;
+    const headers = await request.allHeaders();
+    const bytes = request.postDataBuffer() ?? Buffer.alloc(0);
+    expect(headers.authorization).toBe(
+      formatAuthorization(credential.publicKey, signSync(bytes, credential.secretKey)),
+    );
+    const verdict = verifyMessageSignatureSync(
+      { method: 'POST', url: request.url(), header: (name) => headers[name], body: bytes },
+      { keyId: credential.publicKey, secretKey: credential.secretKey },
+    );
+    expect(verdict).toMatchObject({ status: 'valid' });
     expect(created.status).toBe('201 Created');
     expect(created.verdict).toBe("valid against UserCreated, the spec's schema for 201");
     expect(created.headers).toMatch(/^content-type: application\/json/m);
@@ -137,6 +163,7 @@ describe.skipIf(!hasChromium)('the Try it console in chromium', () => {
     createdId = body.id;
     await page.screenshot({ path: `${screenshots}1440px-create-201.png` });
 
+    // Sent again: signed anew (a nonce is accepted once), so not refused as a replay.
     const again = await sendFrom(dialog);
     expect(again.status).toBe('200 OK');
     expect(again.verdict).toBe("valid against UserCreated, the spec's schema for 200");
@@ -177,7 +204,12 @@ describe.skipIf(!hasChromium)('the Try it console in chromium', () => {
   it('gives a curl snippet that, copied from the page and run with bash, curl and openssl, answers 200 or 201', async () => {
     const project = await createSampleProject();
     try {
-      const tools = await pathWithOnly(join(project.dir, 'bin'), ['curl', 'openssl', 'awk']);
+      const tools = await pathWithOnly(join(project.dir, 'bin'), [
+        'curl',
+        'openssl',
+        'awk',
+        'date',
+      ]);
       const env = {
         INSTITUTION_API_URL: server.url,
         INSTITUTION_PUBLIC_KEY: credential.publicKey,

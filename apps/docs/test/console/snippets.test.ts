@@ -1,11 +1,15 @@
 /**
  * The console's snippets, run: the curl snippet with bash and a stand-in `curl` that records what
- * it would send, so the bytes and the signature can be compared with the console's own, for bodies
- * that a naive quoting would break. (The browser test runs them against the real server.)
+ * it would send, so the bytes and both signatures (Authorization, and the message signature the
+ * node verifier accepts) can be checked, for bodies that a naive quoting would break. (The browser test runs them against the real server.)
  */
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formatAuthorization, signSync } from '@institution-api/signing/node';
+import {
+  formatAuthorization,
+  signSync,
+  verifyMessageSignatureSync,
+} from '@institution-api/signing/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   clientText,
@@ -43,7 +47,7 @@ describe('the curl snippet, run by bash', () => {
 
   beforeAll(async () => {
     project = await createSampleProject();
-    tools = await pathWithOnly(join(project.dir, 'bin'), ['openssl', 'awk', 'cat']);
+    tools = await pathWithOnly(join(project.dir, 'bin'), ['openssl', 'awk', 'cat', 'date']);
     // A stand-in curl: writes its arguments and the file it would send, one per line.
     const curl = join(tools, 'curl');
     await writeFile(
@@ -80,8 +84,24 @@ describe('the curl snippet, run by bash', () => {
       `Authorization: ${formatAuthorization(keys.publicKey, signSync(body, keys.secretKey))}`,
     );
     expect(args).toContain('PUT');
-    expect(args).toContain(
-      'http://api.example/api/v1/external/users/0190c9f2-5d4e-7a1b-8c3d-4e5f6a7b8c9d',
+    const url = 'http://api.example/api/v1/external/users/0190c9f2-5d4e-7a1b-8c3d-4e5f6a7b8c9d';
+    expect(args).toContain(url);
+    // and the message signature, for that method, URL and these bytes
+    const fields = new Map(
+      args
+        .filter((arg) => /^[A-Za-z-]+: /.test(arg))
+        .map((arg) => [
+          arg.slice(0, arg.indexOf(':')).toLowerCase(),
+          arg.slice(arg.indexOf(':') + 2),
+        ]),
+    );
+    const verdict = verifyMessageSignatureSync(
+      { method: 'PUT', url, header: (name) => fields.get(name), body: Buffer.from(body, 'utf8') },
+      { keyId: keys.publicKey, secretKey: keys.secretKey },
+    );
+    expect(verdict).toMatchObject({ status: 'valid' });
+    expect(fields.get('signature-input')).toMatch(
+      /^sig1=\("@method" "@path" "content-digest"\);created=\d+;nonce="[\w-]{22}";keyid="pk_snippet";alg="hmac-sha256"$/,
     );
   });
 
