@@ -4,7 +4,9 @@
  * server's verifier accepts over the exact method, URL and body bytes; every attempt, retries
  * included, has a nonce and `created` of its own, since the service accepts a nonce once.
  */
+import { readFile } from 'node:fs/promises';
 import { parseAuthorization, verify } from '@institution-api/signing';
+import { signMessageSync, signSync } from '@institution-api/signing/node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSigningMiddleware } from '../src/signing-middleware.js';
 import { createUsersClient, type UsersClientOptions } from '../src/users-client.js';
@@ -255,5 +257,32 @@ describe('createSigningMiddleware', () => {
     });
     expect(await authorizationVerifies(request)).toBe(true);
     expect(verdictOf(request)).toEqual({ status: 'absent' });
+  });
+});
+
+describe('the README\'s example ("Signing")', () => {
+  it("is what the signing package gives for the spec's worked example", async () => {
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    const block = /\n## Signing\n[\s\S]*?```http\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const shown = Object.fromEntries(
+      block
+        .trimEnd()
+        .split('\n')
+        .map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)]),
+    );
+    // The spec's worked example ("Signing requests"), as the README names it.
+    const body =
+      '{"email":"efua.owusu@example.com","firstName":"Efua","lastName":"Owusu","mobileNumber":"233201234567","ghanaCardNumber":"GHA-555444333-2","monthlyIncome":0}';
+    const keys = { keyId: 'demo-public-key', secretKey: 'demo-secret-key-0123456789abcdef' };
+    const fields = signMessageSync(
+      { method: 'POST', url: 'http://localhost:8080/api/v1/external/users', body },
+      { ...keys, created: 1795790434, nonce: 'YQZcoyIgojlwrZZZnVTH0A' },
+    );
+    expect(shown).toEqual({
+      Authorization: `demo-public-key:${signSync(body, keys.secretKey)}`,
+      'Content-Digest': fields['content-digest'],
+      'Signature-Input': fields['signature-input'],
+      Signature: fields.signature,
+    });
   });
 });
