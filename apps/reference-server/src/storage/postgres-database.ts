@@ -19,6 +19,7 @@ export const postgresBounds = { connectMs: 3_000, statementMs: 5_000, answerMs: 
 export function openPostgresPool(
   connectionString: string,
   onIdleError: (error: Error) => void = () => {},
+  options: { max?: number; asynchronousCommit?: boolean } = {},
 ): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
@@ -26,6 +27,10 @@ export function openPostgresPool(
     statement_timeout: postgresBounds.statementMs,
     query_timeout: postgresBounds.answerMs,
     keepAlive: true,
+    ...(options.max === undefined ? {} : { max: options.max }),
+    // Each transaction on these connections commits without waiting for its log to reach the
+    // disk (PostgreSQL's synchronous_commit=off): see postgres-storage.ts, the nonce claims.
+    ...(options.asynchronousCommit ? { options: '-c synchronous_commit=off' } : {}),
   });
   pool.on('error', onIdleError);
   return pool;

@@ -258,6 +258,7 @@ export function createPostgresStorage(
   pool: pg.Pool,
   keyring: CredentialKeyring,
   health?: StorageHealthObserver,
+  noncePool: pg.Pool = pool,
 ): Storage {
   // Named, so each connection parses a statement once and reuses it (a prepared statement).
   const query = async <Row extends object>(name: string, text: string, values: unknown[]) =>
@@ -304,6 +305,14 @@ export function createPostgresStorage(
   /**
    * The nonce claims asked for at the same time go out together, as one statement (one round trip,
    * one commit), as creates do: a signed request claims its nonce before anything else is done.
+   *
+   * On `noncePool` (openPostgresStorage: connections with synchronous_commit=off) a claim's commit
+   * does not wait for its log to reach the disk, so a request does not wait for two flushes, its
+   * nonce's and its write's. That loses no nonce that matters: PostgreSQL's log is one sequence,
+   * and the claim committed before the request went on, so the flush that makes the request's
+   * write durable (its own commit, synchronous) makes the claim durable too. A crash can lose only
+   * claims of the last fraction of a second whose requests wrote nothing that survived: replaying
+   * one of those does what never happened, once more.
    */
   const claimNonce = batcher(
     async (claims: NonceClaim[]): Promise<PromiseSettledResult<boolean>[]> => {
@@ -315,10 +324,11 @@ export function createPostgresStorage(
       }));
       // One clock for the batch: the latest of its claims' (they were asked for within a tick).
       const now = new Date(Math.max(...claims.map((claim) => claim.now.getTime())));
-      const claimed = await query<{ i: number }>('claim-nonces', claimNoncesSql, [
-        JSON.stringify(rows),
-        now,
-      ]);
+      const { rows: claimed } = await noncePool.query<{ i: number }>({
+        name: 'claim-nonces',
+        text: claimNoncesSql,
+        values: [JSON.stringify(rows), now],
+      });
       const fresh = new Set(claimed.map((row) => row.i));
       return claims.map((_, i) => ({ status: 'fulfilled', value: fresh.has(i) }));
     },
@@ -556,7 +566,10 @@ export function createPostgresStorage(
       await pool.query('SELECT 1');
     },
 
-    close: () => pool.end(),
+    async close() {
+      await pool.end();
+      if (noncePool !== pool) await noncePool.end();
+    },
   };
   return guardStorage(storage, postgresFault, health);
 }
@@ -714,5 +727,10 @@ export async function openPostgresStorage(
     await pool.end();
     throw error;
   }
-  return createPostgresStorage(pool, keyring, health);
+  // Two connections: the nonce claims go out two batches at a time, as creates do.
+  const noncePool = openPostgresPool(connectionString, onIdleError, {
+    max: 2,
+    asynchronousCommit: true,
+  });
+  return createPostgresStorage(pool, keyring, health, noncePool);
 }

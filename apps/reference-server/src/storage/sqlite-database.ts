@@ -95,7 +95,18 @@ export function transactionRunner(db: DatabaseSync): RunInTransaction {
 }
 
 /** Runs a synchronous function as part of the next group commit; see {@link groupCommitter}. */
-export type RunInGroupCommit = <T>(work: () => T) => Promise<T>;
+export type RunInGroupCommit = <T>(work: () => T, options?: GroupWorkOptions) => Promise<T>;
+
+/** Options of one work of a {@link groupCommitter}. */
+export interface GroupWorkOptions {
+  /**
+   * Settle once COMMIT returned, without waiting for the group to reach stable storage
+   * (`hooks.afterCommit`). Only for a write whose loss in a crash does no harm unless a later
+   * write is lost with it: the log is one sequence, so the flush that makes any later commit
+   * durable makes this one durable too. A group of such works alone asks for no flush.
+   */
+  committedIsEnough?: boolean;
+}
 
 /** What a {@link groupCommitter} lets the rest of the storage do around each group. */
 export interface GroupCommitHooks {
@@ -105,7 +116,7 @@ export interface GroupCommitHooks {
    * After a successful COMMIT: calls `acknowledge` once the group may be acknowledged (with an
    * error if it may not). Without it, a group is acknowledged when COMMIT returns.
    */
-  afterCommit?: (acknowledge: (error: Error | null) => void) => void;
+  afterCommit?: (acknowledge: (error: Error | null) => void, flush: boolean) => void;
 }
 
 /** Calls `done` once everything committed so far is on stable storage; see {@link walSyncer}. */
@@ -185,6 +196,7 @@ export function groupCommitter(db: DatabaseSync, hooks: GroupCommitHooks = {}): 
   const undo = db.prepare('ROLLBACK TO work');
   interface Queued {
     work: () => unknown;
+    committedIsEnough: boolean;
     resolve: (value: unknown) => void;
     reject: (error: unknown) => void;
     result?: { value: unknown } | { error: unknown };
@@ -227,21 +239,33 @@ export function groupCommitter(db: DatabaseSync, hooks: GroupCommitHooks = {}): 
       for (const item of group) item.reject(error);
       return;
     }
-    const acknowledge = (error: Error | null) => {
-      for (const { result, resolve, reject } of group) {
-        if (error) reject(error);
-        else if (result && 'value' in result) resolve(result.value);
-        else reject(result?.error);
-      }
+    const settle = (item: Queued, error: Error | null) => {
+      const { result, resolve, reject } = item;
+      if (error) reject(error);
+      else if (result && 'value' in result) resolve(result.value);
+      else reject(result?.error);
     };
-    if (hooks.afterCommit) hooks.afterCommit(acknowledge);
+    // Works that need no flush settle now; the others once the group may be acknowledged.
+    const waiting = group.filter((item) => {
+      if (item.committedIsEnough) settle(item, null);
+      return !item.committedIsEnough;
+    });
+    const acknowledge = (error: Error | null) => {
+      for (const item of waiting) settle(item, error);
+    };
+    if (hooks.afterCommit) hooks.afterCommit(acknowledge, waiting.length > 0);
     else acknowledge(null);
   };
 
-  return <T>(work: () => T) =>
+  return <T>(work: () => T, options: GroupWorkOptions = {}) =>
     new Promise<T>((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush);
-      queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      queue.push({
+        work,
+        committedIsEnough: options.committedIsEnough === true,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
     });
 }
 

@@ -224,8 +224,9 @@ function offloadDiskWork(db: DatabaseSync, options: SqliteFileOptions) {
   });
   const hooks: GroupCommitHooks = {
     beforeGroup: checkpointer.beforeWrite,
-    afterCommit(acknowledge) {
-      syncWal(acknowledge);
+    afterCommit(acknowledge, flush) {
+      if (flush) syncWal(acknowledge);
+      else acknowledge(null);
       checkpointer.afterCommit();
     },
   };
@@ -466,14 +467,20 @@ export function createSqliteStorage(
       return get<{ count: number }>(sql.countInstitutions)?.count ?? 0;
     },
 
+    // Settled once committed, before its flush: the request that claimed it writes after it, and
+    // the flush that makes that write durable makes the claim durable too (the log is one
+    // sequence). A crash can lose only the claims whose requests wrote nothing that survived.
     claimNonce: ({ publicKey, nonce, expiresAt, now }) =>
-      inTransaction(() => {
-        const at = now.toISOString();
-        const claimed =
-          sql.claimNonce.run(publicKey, nonce, expiresAt.toISOString(), at).changes > 0;
-        if (purge.due()) sql.purgeNonces.run(at, purge.batch);
-        return claimed;
-      }),
+      inTransaction(
+        () => {
+          const at = now.toISOString();
+          const claimed =
+            sql.claimNonce.run(publicKey, nonce, expiresAt.toISOString(), at).changes > 0;
+          if (purge.due()) sql.purgeNonces.run(at, purge.batch);
+          return claimed;
+        },
+        { committedIsEnough: true },
+      ),
 
     rateLimiter: memoryRateLimiter,
 

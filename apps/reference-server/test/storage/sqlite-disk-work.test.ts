@@ -72,6 +72,35 @@ test('a write is acknowledged only after the fsync of the log that follows its C
   db.close();
 });
 
+test('a write that committed is enough for (a nonce claim) settles before the fsync, and alone asks for none', async () => {
+  const { file, db } = await migrated('committed-is-enough.sqlite');
+  db.exec('PRAGMA synchronous = NORMAL');
+  const pending: ((error: Error | null) => void)[] = [];
+  const syncWal = walSyncer(file, ((_fd: number, callback: (error: Error | null) => void) =>
+    pending.push(callback)) as never);
+  const inTransaction = groupCommitter(db, {
+    afterCommit: (acknowledge, flush) => (flush ? syncWal(acknowledge) : acknowledge(null)),
+  });
+
+  // Alone: settled at COMMIT, no fsync asked for.
+  await expect(inTransaction(() => 'claim', { committedIsEnough: true })).resolves.toBe('claim');
+  expect(pending).toHaveLength(0);
+
+  // In a group with a durable write: it settles at once, the durable one after the fsync.
+  let durable: string | undefined;
+  void inTransaction(() => 'durable').then((value) => (durable = value));
+  const claim = inTransaction(() => 'claim 2', { committedIsEnough: true });
+  await expect(claim).resolves.toBe('claim 2');
+  expect(pending).toHaveLength(1);
+  expect(durable).toBeUndefined();
+  pending[0]?.(null);
+  await tick();
+  expect(durable).toBe('durable');
+
+  await syncWal.close();
+  db.close();
+});
+
 test('checkpoints run on their own thread: the database file grows while the server connection never checkpoints', async () => {
   const { file, db } = await migrated('checkpoints.sqlite');
   const reports: CheckpointReport[] = [];
