@@ -14,7 +14,9 @@
 // The build directories must sit in this package (their imports resolve from here); `dist-*` is
 // ignored by git. Every build gets the benchmark's CREDENTIALS_ENCRYPTION_KEY (lib/requests.mjs),
 // which PostgreSQL requires since issue 26 and earlier builds ignore. RUNS (6), DURATION (5 s),
-// CONNECTIONS (10), WARMUP (3 s), ENGINE (postgres) adjust it. Linux only.
+// CONNECTIONS (10), WARMUP (3 s), ENGINE (postgres) adjust it; MESSAGE_SIGNATURES=1 sends the
+// creates signed both ways by a key pair that requires message signatures (builds that have them).
+// Linux only.
 //
 // A build may be followed by NAME=value words, in one argument, to compare the same build under
 // other environments, e.g. the cost of the metrics (issue 25; METRICS_PORT=0: any free port):
@@ -25,7 +27,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { drive, median } from './lib/load.mjs';
-import { createRequest, credentialsEnv } from './lib/requests.mjs';
+import {
+  createRequest,
+  credentialsEnv,
+  credentialsWithMessageSignaturesEnv,
+} from './lib/requests.mjs';
 import {
   killAll,
   packageDir,
@@ -51,6 +57,8 @@ const duration = Number(process.env.DURATION ?? 5);
 const connections = Number(process.env.CONNECTIONS ?? 10);
 const warmup = Number(process.env.WARMUP ?? 3);
 const embedded = process.env.ENGINE === 'embedded';
+/** MESSAGE_SIGNATURES=1: creates by a key pair that requires message signatures, signed both ways. */
+const messageSignatures = process.env.MESSAGE_SIGNATURES === '1';
 if (!['postgres', 'embedded', undefined].includes(process.env.ENGINE)) {
   console.error('ENGINE must be postgres (the default) or embedded');
   process.exit(2);
@@ -90,7 +98,7 @@ try {
       () => [...serverHeapFlags, `${build.dir}/main.js`],
       {
         env: {
-          ...credentialsEnv,
+          ...(messageSignatures ? credentialsWithMessageSignaturesEnv : credentialsEnv),
           DATABASE_URL: postgres
             ? postgres.url.replace(/\/postgres$/, `/${database}`)
             : join(scratch, database),
@@ -109,7 +117,7 @@ try {
     drive({
       label: server.build,
       baseUrl: server.handle.baseUrl,
-      requests: [createRequest()],
+      requests: [createRequest({ messageSignatures })],
       connections,
       duration: seconds,
       expect: (status) => status === created,

@@ -2,7 +2,8 @@
 // (unique Ghana Card number and email, signed over its own bytes) and updates of seeded users that
 // stay valid (each user keeps its own email and card number; only the income changes).
 import { randomUUID } from 'node:crypto';
-import { formatAuthorization, signBodySync, signMessageSync } from '@institution-api/signing/node';
+import { formatAuthorization, signBodySync } from '@institution-api/signing/node';
+import { createMessageSigner } from '@institution-api/signing/signer';
 
 /** The one institution every benchmarked server is provisioned with (INSTITUTION_CREDENTIALS). */
 export const credential = {
@@ -78,6 +79,12 @@ export function signed(request, body) {
   return request;
 }
 
+/** The message signer the client uses (its key prepared once; a fresh `created` and nonce each call). */
+const signMessage = createMessageSigner({
+  keyId: messageSignatureCredential.publicKey,
+  secretKey: messageSignatureCredential.secretKey,
+});
+
 /**
  * Sets the body and the headers of an autocannon request to `body` signed both ways, as the client
  * does: the Authorization header and a message signature (`Content-Digest`, `Signature-Input`,
@@ -90,13 +97,7 @@ export function signedBothWays(request, body, method, path) {
     'content-type': 'application/json',
     authorization: formatAuthorization(messageSignatureCredential, signature),
     // Only the path is covered (`@path`): the host of the URL does not matter.
-    ...signMessageSync(
-      { method, url: `http://127.0.0.1${path}`, body: text },
-      {
-        keyId: messageSignatureCredential.publicKey,
-        secretKey: messageSignatureCredential.secretKey,
-      },
-    ),
+    ...signMessage({ method, url: `http://127.0.0.1${path}`, body: text }),
   };
   return request;
 }
