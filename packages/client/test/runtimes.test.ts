@@ -10,6 +10,7 @@
  * through the same `exports` conditions the client's own import of it takes: `node:crypto` where
  * the `node` condition applies (Node, Bun, Deno), Web Crypto in the worker. A recording proxy in
  * front of the server records what the server answered: POST 201, then PUT 200 on the new id.
+ * The server's key requires message signatures, so each runtime's client signs both ways.
  * Needs the three packages and the reference server built (turbo's test task depends on both).
  */
 import { execFile } from 'node:child_process';
@@ -149,7 +150,9 @@ describe.each(runtimes)('the README Quick start on $name', { timeout: 300_000 },
   beforeAll(async () => {
     installed = [];
     for (const wanted of runtime.tools) installed.push(await installTool(wanted));
-    server = await startReferenceServer({ credentials: [credential] });
+    // A key that requires message signatures: each runtime's client must sign both ways.
+    const requiring = { ...credential, messageSignature: 'required' };
+    server = await startReferenceServer({ credentials: [requiring] });
     proxy = await startRecordingProxy(new URL(server.url));
   }, 600_000);
 
