@@ -175,6 +175,10 @@ function prepareStatements(db: DatabaseSync) {
       INSERT INTO message_signature_nonces (public_key, nonce, expires_at) VALUES (?, ?, ?)
       ON CONFLICT (public_key, nonce) DO UPDATE SET expires_at = excluded.expires_at
         WHERE message_signature_nonces.expires_at <= ?`),
+    // public key, nonce, now: whether the nonce is recorded and not expired
+    liveNonce: db.prepare(`
+      SELECT 1 AS live FROM message_signature_nonces
+      WHERE public_key = ? AND nonce = ? AND expires_at > ?`),
     // now, how many at most: the oldest expired nonces, through the index on expires_at
     purgeNonces: db.prepare(`
       DELETE FROM message_signature_nonces WHERE (public_key, nonce) IN (
@@ -257,6 +261,16 @@ export function createSqliteStorage(
 ): Storage {
   const sql = prepareStatements(db);
   const purge = noncePurge();
+  /**
+   * The nonces this process claimed whose rows are not committed yet (public key and nonce →
+   * expiry, ms). The embedded database serves one server process (sqlite-server-lock.ts), so a
+   * claim is decided at once, from the table and this map, in one turn of the event loop that no
+   * other claim can interleave with; its row is written with the next group commit, most often
+   * the request's own write, instead of a commit of its own. The flush that makes the request's
+   * write durable makes its nonce durable too (one log, in order); a crash loses only the nonces of
+   * requests whose writes it lost too, or that wrote nothing.
+   */
+  const pendingNonces = new Map<string, number>();
   const offloaded = file && offloadDiskWork(db, file);
   const inTransaction = groupCommitter(db, offloaded?.hooks);
 
@@ -467,20 +481,27 @@ export function createSqliteStorage(
       return get<{ count: number }>(sql.countInstitutions)?.count ?? 0;
     },
 
-    // Settled once committed, before its flush: the request that claimed it writes after it, and
-    // the flush that makes that write durable makes the claim durable too (the log is one
-    // sequence). A crash can lose only the claims whose requests wrote nothing that survived.
-    claimNonce: ({ publicKey, nonce, expiresAt, now }) =>
+    claimNonce: async ({ publicKey, nonce, expiresAt, now }) => {
+      const key = `${publicKey}\n${nonce}`;
+      const at = now.getTime();
+      if ((pendingNonces.get(key) ?? 0) > at) return false;
+      if (get(sql.liveNonce, publicKey, nonce, now.toISOString())) return false;
+      pendingNonces.set(key, expiresAt.getTime());
+      const forget = () => {
+        if (pendingNonces.get(key) === expiresAt.getTime()) pendingNonces.delete(key);
+      };
+      // Recorded in the next group, which is the request's own write whenever it makes one (it
+      // is queued in this same turn of the event loop), without waiting for it.
       inTransaction(
         () => {
-          const at = now.toISOString();
-          const claimed =
-            sql.claimNonce.run(publicKey, nonce, expiresAt.toISOString(), at).changes > 0;
-          if (purge.due()) sql.purgeNonces.run(at, purge.batch);
-          return claimed;
+          const iso = now.toISOString();
+          sql.claimNonce.run(publicKey, nonce, expiresAt.toISOString(), iso);
+          if (purge.due()) sql.purgeNonces.run(iso, purge.batch);
         },
         { committedIsEnough: true },
-      ),
+      ).then(forget, forget);
+      return true;
+    },
 
     rateLimiter: memoryRateLimiter,
 
