@@ -7,7 +7,9 @@
  *   `lib/console-bundle.mjs`), which may call the page's own origin, plus those named in
  *   `DOCS_API_ORIGINS` (see `lib/api-origins.mjs`);
  * - `dist/openapi.yaml` and `dist/openapi.json`, the bundled spec, which the page's download
- *   links point to (relative links, so they work from a file and at the reference server's /docs).
+ *   links point to (relative links, so they work from a file and at the reference server's /docs);
+ * - `dist/institution-api.postman_collection.json`, the Postman collection the spec's build makes
+ *   from the bundle, linked from the page's header.
  *
  * @module
  */
@@ -26,6 +28,7 @@ await rm(dist, { recursive: true, force: true });
 await mkdir(dist, { recursive: true });
 await copyFile(spec.yaml, `${dist}openapi.yaml`);
 await copyFile(spec.json, `${dist}openapi.json`);
+await copyFile(spec.postman, `${dist}institution-api.postman_collection.json`);
 
 const { info } = JSON.parse(await readFile(spec.json, 'utf8'));
 const page = await renderPage({
