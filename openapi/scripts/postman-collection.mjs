@@ -90,6 +90,7 @@ export function sandboxSchema(schema, document) {
     if (!target) throw new Error(`postman collection: ${ref} does not resolve`);
     return sandboxSchema(target, document);
   }
+  /** @type {Record<string, any>} */
   const converted = {};
   for (const [key, value] of Object.entries(schema)) {
     if (['description', 'title', 'examples', 'example'].includes(key) || key.startsWith('x-')) {
@@ -107,8 +108,13 @@ export function sandboxSchema(schema, document) {
   return converted;
 }
 
-/** `{ $ref: '#/components/<section>/<name>' }` → the component (itself resolved). */
+/**
+ * `{ $ref: '#/components/<section>/<name>' }` → the component (itself resolved).
+ *
+ * @param {any} document
+ */
 function resolver(document) {
+  /** @param {any} value @returns {any} */
   const resolve = (value) => {
     const ref = value?.$ref;
     if (typeof ref !== 'string') return value;
@@ -120,7 +126,11 @@ function resolver(document) {
   return resolve;
 }
 
-/** Every operation of the bundle: method, path, its path as a pattern, and each answer. */
+/**
+ * Every operation of the bundle: method, path, its path as a pattern, and each answer.
+ *
+ * @param {any} document
+ */
 function operationsOf(document) {
   const resolve = resolver(document);
   return Object.entries(document.paths).flatMap(([path, item]) =>
@@ -152,6 +162,8 @@ function operationsOf(document) {
 /**
  * A script of `postman/` (plain JavaScript for Postman's sandbox, linted with the rest), as a
  * Postman script: its lines, after a declaration of the data it reads, if any.
+ *
+ * @param {string} file @param {Record<string, unknown>} [data]
  */
 function script(file, data = {}) {
   const text = readFileSync(new URL(`postman/${file}`, import.meta.url), 'utf8');
@@ -161,7 +173,11 @@ function script(file, data = {}) {
   return { type: 'text/javascript', exec: [...declarations, ...text.trimEnd().split('\n')] };
 }
 
-/** A named request example of the operation, as the body's text and its parsed value. */
+/**
+ * A named request example of the operation, its identity fields made variables.
+ *
+ * @param {any} operation @param {number} index @param {(value: any) => any} resolve
+ */
 function exampleBody(operation, index, resolve) {
   const examples = Object.entries(operation.request?.content?.['application/json']?.examples ?? {});
   const [name, example] = examples[index] ?? [];
@@ -185,6 +201,8 @@ function exampleBody(operation, index, resolve) {
 /**
  * What the update's answer must give back as sent: the names and email of the body (the other
  * fields come back normalized, `+233…`, or in the update's own shape).
+ *
+ * @param {Record<string, unknown>} body
  */
 function sentDetails(body) {
   return Object.fromEntries(

@@ -43,10 +43,9 @@ function signAuthorization(request, text) {
       "Set the variables publicKey and secretKey to your institution's keys (npm start prints a demo pair).",
     );
   }
-  const signature = cryptoJs.HmacSHA256(
-    cryptoJs.enc.Utf8.parse(text),
-    cryptoJs.enc.Utf8.parse(secretKey),
-  ).toString(cryptoJs.enc.Hex);
+  const signature = cryptoJs
+    .HmacSHA256(cryptoJs.enc.Utf8.parse(text), cryptoJs.enc.Utf8.parse(secretKey))
+    .toString(cryptoJs.enc.Hex);
   request.headers.upsert({ key: 'Authorization', value: `${publicKey}:${signature}` });
 }
 
