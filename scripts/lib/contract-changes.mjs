@@ -20,6 +20,32 @@ export const redoclyVersion = requireFromOpenapi('@redocly/cli/package.json').ve
 const redocly = join(dirname(redoclyPackage), 'bin', 'cli.js');
 const diffConfig = join(root, 'scripts', 'contract-diff.redocly.yaml');
 
+/**
+ * One side of a change: where it is in the earlier (`base`) or later (`revision`) document.
+ *
+ * @typedef {{ file: string; pointer?: string; line: number; col: number; value?: any }} Side
+ */
+/**
+ * A change of Redocly's report (reportVersion 1), as {@link contractChanges} returns it.
+ *
+ * @typedef {{
+ *   path: string;
+ *   typeName?: string;
+ *   kind: string;
+ *   impact: 'major' | 'minor' | 'patch';
+ *   verdicts: { ruleId: string; message: string }[];
+ *   property?: string;
+ *   base?: Side;
+ *   revision?: Side;
+ *   movedFrom?: string;
+ * }} Change
+ */
+/**
+ * A change in words ({@link changeInWords}).
+ *
+ * @typedef {{ area: string; subject: string; action: string; impact: string; details: string[] }} ChangeInWords
+ */
+
 /** Why the two documents could not be compared, or the comparison cannot be trusted. */
 export class ContractDiffError extends Error {}
 
@@ -28,6 +54,7 @@ export class ContractDiffError extends Error {}
  *
  * @param {string} base the earlier document (a release's bundle)
  * @param {string} revision the later one (a bundle, or the multi-file source's root)
+ * @returns {{ infoVersions: { base: string; revision: string }; changes: Change[] }}
  * @throws {ContractDiffError} when Redocly cannot compare them or warns that its verdicts cannot be
  *   trusted, or writes a report of another version
  */
@@ -84,6 +111,8 @@ export function diffReport(base, revision) {
  * through `$ref`s from the paths, `info.description` a `$ref` to info-description.md). Neither is
  * a change of the contract: a component removed from the source shows up where it is used, under
  * `paths`, and a description is never breaking.
+ *
+ * @param {Change} change
  */
 function isBundlingArtefact(change) {
   const sectionRemoved =
@@ -103,6 +132,9 @@ function isBundlingArtefact(change) {
  * removed from the bundle and added to the source at the same place. Returns the changes with
  * each such pair dropped when the file's text is the bundle's sample, and rated editorial (as a
  * changed inline sample is) when it is not.
+ *
+ * @param {Change[]} changes
+ * @returns {Change[]}
  */
 function withCodeSamplesResolved(changes) {
   const removed = new Map(
@@ -116,6 +148,7 @@ function withCodeSamplesResolved(changes) {
     const ref = sample?.source?.$ref;
     const before = removed.get(change.path)?.base?.value;
     if (change.typeName !== 'XCodeSample' || typeof ref !== 'string' || !before) continue;
+    if (!change.revision) continue;
     const text = readFileSync(resolve(root, dirname(change.revision.file), ref), 'utf8');
     const same =
       before.lang === sample.lang && before.label === sample.label && before.source === text;
@@ -136,9 +169,14 @@ function withCodeSamplesResolved(changes) {
  * `x-` fields changed), or `moved`, which is compatible, since the first server is what tools
  * take as their default base URL. A server whose URL is no longer listed stays removed, and
  * breaking.
+ *
+ * @param {Change[]} changes
+ * @returns {Change[]}
  */
 function withServersPaired(changes) {
+  /** @param {Side | undefined} side */
   const serverUrl = (side) => side?.value?.url;
+  /** @param {Change} change @param {string} kind */
   const isServer = (change, kind) =>
     change.typeName === 'Server' && change.kind === kind && /^#\/servers\/\d+$/.test(change.path);
   const added = changes.filter((change) => isServer(change, 'added'));
@@ -149,7 +187,9 @@ function withServersPaired(changes) {
     );
     if (to) pairs.set(to, change);
   }
+  /** @param {object} before @param {object} after */
   const editorialOnly = (before, after) => {
+    /** @param {object} server */
     const substantive = (server) =>
       JSON.stringify(
         Object.entries(server)
@@ -164,8 +204,9 @@ function withServersPaired(changes) {
     const before = pairs.get(change);
     if (!before) return [change];
     const moved = before.path !== change.path;
+    /** @type {Change['impact']} */
     const impact =
-      moved || !editorialOnly(before.base.value, change.revision.value) ? 'minor' : 'patch';
+      moved || !editorialOnly(before.base?.value, change.revision?.value) ? 'minor' : 'patch';
     return [
       {
         ...change,
@@ -190,7 +231,7 @@ function withServersPaired(changes) {
  *
  * @param {string} base the earlier document
  * @param {string} revision the later one
- * @returns {{ versions: { base: string; revision: string }; changes: object[] }}
+ * @returns {{ versions: { base: string; revision: string }; changes: Change[] }}
  */
 export function contractChanges(base, revision) {
   const report = diffReport(base, revision);
@@ -200,6 +241,7 @@ export function contractChanges(base, revision) {
   return { versions: report.infoVersions, changes };
 }
 
+/** @param {string} segment */
 const decodePointer = (segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~');
 
 /**
@@ -211,11 +253,12 @@ const decodePointer = (segment) => segment.replaceAll('~1', '/').replaceAll('~0'
  */
 export function scopeOf(pointer) {
   const segments = pointer.replace(/^#\/?/, '').split('/').map(decodePointer);
-  if (segments[0] === 'paths' && segments.length >= 3) {
+  const [section, path, method] = segments;
+  if (section === 'paths' && path !== undefined && method !== undefined) {
     return {
-      scope: `${segments[2].toUpperCase()} ${segments[1]}`,
-      method: segments[2].toUpperCase(),
-      path: segments[1],
+      scope: `${method.toUpperCase()} ${path}`,
+      method: method.toUpperCase(),
+      path,
       rest: segments.slice(3),
     };
   }
@@ -223,4 +266,163 @@ export function scopeOf(pointer) {
     return { scope: `path ${segments[1]}`, path: segments[1], rest: [] };
   }
   return { scope: segments[0] || 'document', rest: segments.slice(1) };
+}
+
+/** How a change's impact is said to a reader. */
+export const IMPACT_NAMES = { major: 'breaking', minor: 'compatible', patch: 'editorial' };
+
+/**
+ * The field a pointer into a schema names (`account.account_name`, `documents[]`), or undefined
+ * for the schema as a whole.
+ *
+ * @param {string[]} segments
+ */
+function fieldOf(segments) {
+  const names = [];
+  for (let index = 0; index < segments.length; index += 1) {
+    if (segments[index] === 'properties' && segments[index + 1] !== undefined) {
+      index += 1;
+      names.push(segments[index]);
+    } else if (segments[index] === 'items' && names.length > 0) {
+      names[names.length - 1] += '[]';
+    }
+  }
+  return names.length > 0 ? names.join('.') : undefined;
+}
+
+/**
+ * What a pointer below an operation names, in words (`field \`email\` of the request body`).
+ *
+ * @param {string[]} rest @param {Change} change
+ */
+function operationPart(rest, change) {
+  const [first, ...more] = rest;
+  if (first === undefined) return 'the operation';
+  if (first === 'requestBody') {
+    const field = fieldOf(more.slice(3));
+    return field ? `field \`${field}\` of the request body` : 'the request body';
+  }
+  if (first === 'responses' && more[0] !== undefined) {
+    const answer = `the \`${more[0]}\` answer`;
+    if (more[1] === 'headers') {
+      return more[2] ? `header \`${more[2]}\` of ${answer}` : `the headers of ${answer}`;
+    }
+    if (more[1] === 'content') {
+      const field = fieldOf(more.slice(4));
+      return field ? `field \`${field}\` of ${answer}` : `the body of ${answer}`;
+    }
+    return answer;
+  }
+  if (first === 'parameters') {
+    const name = (change.revision ?? change.base)?.value?.name;
+    return name ? `parameter \`${name}\`` : 'a parameter';
+  }
+  if (first === 'x-codeSamples') {
+    const lang = (change.revision ?? change.base)?.value?.lang;
+    return lang ? `the ${lang} code sample` : 'a code sample';
+  }
+  return `\`${rest.join('/')}\``;
+}
+
+/**
+ * A value short enough to quote, or undefined.
+ *
+ * @param {unknown} value
+ */
+function quoted(value) {
+  if (value === undefined) return undefined;
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length <= 60 && !text.includes('\n') ? `\`${text}\`` : undefined;
+}
+
+/**
+ * What happened to the subject, in words.
+ *
+ * @param {Change} change
+ */
+function actionOf(change) {
+  const before = change.base?.value;
+  const after = change.revision?.value;
+  if (change.kind === 'moved') {
+    const from = Number(change.movedFrom?.split('/').at(-1)) + 1;
+    const to = Number(change.path.split('/').at(-1)) + 1;
+    return `moved from position ${from} to ${to} in the list`;
+  }
+  if (change.kind === 'added') {
+    if (change.typeName === 'HeadersMap' && after && typeof after === 'object') {
+      return `added: ${Object.keys(after)
+        .map((name) => `\`${name}\``)
+        .join(', ')}`;
+    }
+    return 'added';
+  }
+  if (change.kind === 'removed') return 'removed';
+  if (!change.property) return 'changed';
+  if (change.property === 'description' || change.property === 'summary') {
+    return `${change.property} reworded`;
+  }
+  const [was, now] = [quoted(before), quoted(after)];
+  if (before === undefined && now) return `\`${change.property}\` now ${now}`;
+  if (after === undefined && was) return `\`${change.property}\` ${was} removed`;
+  if (was && now) return `\`${change.property}\` changed from ${was} to ${now}`;
+  return `\`${change.property}\` changed`;
+}
+
+/**
+ * A change in words, for readers of the changelog: where (the operation, or the part of the
+ * document), what (the field, answer, header, parameter or sample), what happened, and its
+ * impact as the gate rates it (`breaking`, `compatible`, `editorial`), with the diff rules'
+ * own explanations (`details`).
+ *
+ * @param {Change} change a change of {@link contractChanges}
+ * @returns {ChangeInWords}
+ */
+export function changeInWords(change) {
+  const { scope, rest, method } = scopeOf(change.path);
+  const value = (change.revision ?? change.base)?.value;
+  let area = scope;
+  /** @type {string} */
+  let subject;
+  if (method) {
+    subject = operationPart(rest, change);
+  } else if (scope === 'servers') {
+    area = 'Servers';
+    subject = value?.url ? `server \`${value.url}\`` : 'the servers';
+  } else if (scope === 'info') {
+    area = 'Info';
+    subject = rest.length > 0 ? `\`info.${rest.join('.')}\`` : '`info`';
+  } else if (scope === 'components') {
+    area = 'Components';
+    subject = `\`${rest.join('/')}\``;
+  } else {
+    subject = rest.length > 0 ? `\`${rest.join('/')}\`` : 'the document';
+  }
+  const action = actionOf(change);
+  return {
+    area,
+    subject,
+    action,
+    impact: IMPACT_NAMES[change.impact] ?? change.impact,
+    details: change.verdicts.map((verdict) => verdict.message),
+  };
+}
+
+/**
+ * The record of a release's changes that `npm run release:version` keeps in
+ * `released/changes/<version>.json`, and the docs' changelog page lists: each change between the
+ * last release and the contract about to be released, in words, as rated at that release (only
+ * the last release's contract is kept, so it cannot be compared again later).
+ *
+ * @param {string} base the last release's bundle (`released/openapi.yaml`)
+ * @param {string} revision the bundle about to be released (`packages/types/openapi.yaml`)
+ * @returns {{ version: string; since: string; comparedBy: string; changes: ChangeInWords[] }}
+ */
+export function releaseRecord(base, revision) {
+  const { versions, changes } = contractChanges(base, revision);
+  return {
+    version: versions.revision,
+    since: versions.base,
+    comparedBy: `redocly diff ${redoclyVersion}`,
+    changes: changes.map(changeInWords),
+  };
 }
