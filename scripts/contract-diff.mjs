@@ -10,33 +10,30 @@
 // openapi/test/contract-diff.test.ts runs this script on edited copies of the spec, case by case
 // (request/response polarity, enums, constraints, nullability, statuses), so an upgrade that
 // changes a verdict fails a test. Its JSON report (`reportVersion` 1) is read instead of its
-// terminal output so that the two artefacts of comparing a bundle with a multi-file source can be
-// left out (see isBundlingArtefact) while every location still points at the source file to edit.
+// terminal output so that the artefacts of comparing a bundle with a multi-file source can be
+// left out, and a server that only moved in the list told from one removed, while every location
+// still points at the source file to edit (scripts/lib/contract-changes.mjs, which the docs'
+// changelog page reads the same way).
 //
 // Usage: node scripts/contract-diff.mjs [--base <bundle>] [--revision <openapi.yaml>] [--verbose]
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import semver from 'semver';
+import {
+  ContractDiffError,
+  contractChanges,
+  redoclyVersion,
+  root,
+  scopeOf,
+} from './lib/contract-changes.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: options } = parseArgs({
   options: {
-    base: { type: 'string', default: join(root, 'released', 'openapi.yaml') },
-    revision: { type: 'string', default: join(root, 'openapi', 'openapi.yaml') },
+    base: { type: 'string', default: resolve(root, 'released', 'openapi.yaml') },
+    revision: { type: 'string', default: resolve(root, 'openapi', 'openapi.yaml') },
     verbose: { type: 'boolean', default: false },
   },
 });
-
-// The Redocly CLI the openapi workspace pins, not whichever one happens to be on PATH.
-const requireFromOpenapi = createRequire(join(root, 'openapi', 'package.json'));
-const redoclyPackage = requireFromOpenapi.resolve('@redocly/cli/package.json');
-const redoclyVersion = requireFromOpenapi('@redocly/cli/package.json').version;
-const redocly = join(dirname(redoclyPackage), 'bin', 'cli.js');
-const diffConfig = join(root, 'scripts', 'contract-diff.redocly.yaml');
 
 const IMPACT_WORDS = {
   major: 'BREAKING  ',
@@ -45,121 +42,12 @@ const IMPACT_WORDS = {
 };
 const MARKS = { major: '✖', minor: '✔', patch: '·' };
 
-/** Runs `redocly diff` and returns its JSON report (reportVersion 1). */
-function diffReport(base, revision) {
-  const result = spawnSync(
-    process.execPath,
-    [
-      redocly,
-      'diff',
-      base,
-      revision,
-      '--config',
-      diffConfig,
-      '--format',
-      'json',
-      '--fail-on',
-      'none',
-      '--lint-config',
-      'off',
-    ],
-    {
-      cwd: root,
-      encoding: 'utf8',
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
-      maxBuffer: 256 * 1024 * 1024,
-    },
-  );
-  let report;
-  try {
-    report = JSON.parse(result.stdout);
-  } catch {
-    fail(
-      `redocly diff ${redoclyVersion} could not compare the two documents (exit ${result.status}):\n${result.stderr.trim()}`,
-    );
-  }
-  // Both warnings mean the verdicts cannot be trusted: no rule ran, or part of a document did not
-  // resolve, so Redocly could not tell requests from responses there.
-  if (/No diff rules are on|leave parts of the descriptions unresolved/.test(result.stderr)) {
-    fail(`redocly diff ${redoclyVersion} cannot judge this diff:\n${result.stderr.trim()}`);
-  }
-  if (report.reportVersion !== '1') {
-    fail(
-      `redocly diff ${redoclyVersion} wrote a report of version ${report.reportVersion}, this script reads version 1: check scripts/contract-diff.mjs against the new format.`,
-    );
-  }
-  return report;
-}
-
-/**
- * The two differences that come from comparing a bundle (all components gathered under
- * `components`, `info.description` inlined) with the multi-file source (components reached only
- * through `$ref`s from the paths, `info.description` a `$ref` to info-description.md). Neither is
- * a change of the contract: a component removed from the source shows up where it is used, under
- * `paths`, and a description is never breaking.
- */
-function isBundlingArtefact(change) {
-  const sectionRemoved =
-    change.kind === 'removed' &&
-    change.verdicts.length === 0 &&
-    /^#\/components\/[^/]+$/.test(change.path) &&
-    change.path !== '#/components/securitySchemes';
-  const infoDescription =
-    change.path === '#/info/description' ||
-    (change.path === '#/info' && change.property === 'description');
-  return sectionRemoved || infoDescription;
-}
-
-/**
- * The third artefact: a code sample the source takes from a file (`source: { $ref: <file> }`,
- * openapi/code-samples/), which `redocly diff` resolves only for YAML and JSON targets, shows as
- * removed from the bundle and added to the source at the same place. Returns the changes with
- * each such pair dropped when the file's text is the bundle's sample, and rated editorial (as a
- * changed inline sample is) when it is not.
- */
-function withCodeSamplesResolved(changes) {
-  const removed = new Map(
-    changes
-      .filter((change) => change.kind === 'removed' && change.typeName === 'XCodeSample')
-      .map((change) => [change.path, change]),
-  );
-  const paired = new Map();
-  for (const change of changes) {
-    const sample = change.kind === 'added' ? change.revision?.value : undefined;
-    const ref = sample?.source?.$ref;
-    const before = removed.get(change.path)?.base?.value;
-    if (change.typeName !== 'XCodeSample' || typeof ref !== 'string' || !before) continue;
-    const text = readFileSync(resolve(root, dirname(change.revision.file), ref), 'utf8');
-    const same =
-      before.lang === sample.lang && before.label === sample.label && before.source === text;
-    paired.set(change.path, same);
-  }
-  return changes.flatMap((change) => {
-    if (!paired.has(change.path) || change.typeName !== 'XCodeSample') return [change];
-    if (paired.get(change.path) || change.kind === 'removed') return [];
-    return [{ ...change, kind: 'modified', impact: 'patch' }];
-  });
-}
-
-const decodePointer = (segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~');
-
-/** `POST /api/v1/external/users` and `requestBody/content/...` from a JSON pointer. */
-function scopeOf(pointer) {
-  const segments = pointer.replace(/^#\/?/, '').split('/').map(decodePointer);
-  if (segments[0] === 'paths' && segments.length >= 3) {
-    return { scope: `${segments[2].toUpperCase()} ${segments[1]}`, rest: segments.slice(3) };
-  }
-  if (segments[0] === 'paths' && segments.length === 2) {
-    return { scope: `path ${segments[1]}`, rest: [] };
-  }
-  return { scope: segments[0] || 'document', rest: segments.slice(1) };
-}
-
 function describe(change) {
   const { rest } = scopeOf(change.path);
   const where = rest.join('/') || '(the whole item)';
   const property = change.kind === 'modified' && change.property ? ` · ${change.property}` : '';
-  const lines = [`${change.kind} ${where}${property}`];
+  const moved = change.movedFrom ? ` (from ${scopeOf(change.movedFrom).rest.join('/')})` : '';
+  const lines = [`${change.kind} ${where}${property}${moved}`];
   for (const verdict of change.verdicts) lines.push(`    ${verdict.message} [${verdict.ruleId}]`);
   const location = change.revision ?? change.base;
   if (location) {
@@ -174,15 +62,19 @@ function fail(message) {
   process.exit(2);
 }
 
-const report = diffReport(options.base, options.revision);
-const changes = withCodeSamplesResolved(report.changes).filter(
-  (change) => !isBundlingArtefact(change),
-);
+let compared;
+try {
+  compared = contractChanges(options.base, options.revision);
+} catch (error) {
+  if (!(error instanceof ContractDiffError)) throw error;
+  fail(error.message);
+}
+const { changes, versions } = compared;
 const count = { major: 0, minor: 0, patch: 0 };
 for (const change of changes) count[change.impact] += 1;
 
-const baseVersion = report.infoVersions.base;
-const revisionVersion = report.infoVersions.revision;
+const baseVersion = versions.base;
+const revisionVersion = versions.revision;
 const baseFile = relative(root, resolve(options.base));
 const revisionFile = relative(root, resolve(options.revision));
 console.log(

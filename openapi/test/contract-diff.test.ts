@@ -283,6 +283,40 @@ describe('npm run contract:diff', { timeout: 60_000 }, () => {
       0,
       /✔ compatible\s+added responses\/200\/content\/application\/json\/schema\/properties\/updatedAt/,
     ],
+    [
+      'a server described anew (Redocly: removed, and another added)',
+      {
+        'openapi.yaml': (root) => {
+          const server = root.servers.at(-1);
+          server.description = 'The host that serves this document.';
+          server['x-internal'] = true;
+        },
+      },
+      0,
+      /0 breaking, 0 compatible, 1 editorial change/,
+    ],
+    [
+      'a server moved to the front and described anew',
+      {
+        'openapi.yaml': (root) => {
+          const server = root.servers.pop();
+          server.description = 'The host that serves this document.';
+          root.servers.unshift(server);
+        },
+      },
+      0,
+      /✔ compatible\s+moved 0 \(from 2\)\n[\s\S]*0 breaking, 1 compatible/,
+    ],
+    [
+      'a server removed from the list',
+      {
+        'openapi.yaml': (root) => {
+          root.servers = root.servers.filter((server: { url: string }) => server.url !== '/');
+        },
+      },
+      1,
+      /Server `\/` was removed\. \[server-removed\]/,
+    ],
   ])('rates %s', async (_name, edits, expectedCode, message) => {
     const { code, output } = await contractDiff(edits);
     expect(output).toMatch(message);

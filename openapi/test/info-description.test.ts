@@ -129,6 +129,8 @@ describe('the Assumptions section', () => {
     ['secrets at rest', 'CREDENTIALS_ENCRYPTION_KEY'],
     ['several processes', 'any number of processes on one PostgreSQL'],
     ['metrics', 'METRICS_PORT'],
+    ['base URL', 'the local sandbox first, `http://localhost:8080`'],
+    ['changelog', 'per released version and for the\n  changes not released yet'],
     ['deployment', "image's steps on a fresh copy"],
     ['bulk import', '`institution-api import`'],
   ])('records the decision on %s', (_, text) => {

@@ -7,10 +7,7 @@
  * with this spec, fails that step.
  */
 import { execFile } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startListeningProcess } from '@institution-api/test-support/listening-process';
@@ -20,6 +17,7 @@ import {
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startUpdateAsCreateProxy } from './broken-server.js';
 
 const openapi = fileURLToPath(new URL('..', import.meta.url));
 const redocly = join(openapi, '..', 'node_modules', '.bin', 'redocly');
@@ -205,64 +203,6 @@ describe('the journeys, run by Redocly Respect through sign-proxy', () => {
     expect(readFileSync(run.reportPath, 'utf8')).not.toContain(first.secretKey);
   }, 120_000);
 });
-
-/**
- * A proxy in front of the reference server that answers every update in the create's shape
- * (snake_case account keys, `userImage`, `documents`, no `monthlyIncome`): the mistake a server
- * makes when it reuses the create's serializer.
- */
-async function startUpdateAsCreateProxy(target: string) {
-  const proxy = createServer((incoming, outgoing) => {
-    const forward = request(
-      new URL(incoming.url ?? '/', target),
-      { method: incoming.method, headers: incoming.headers },
-      (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
-          let body = Buffer.concat(chunks);
-          if (incoming.method === 'PUT' && answer.statusCode === 200) {
-            body = Buffer.from(JSON.stringify(asCreateShape(JSON.parse(body.toString()))));
-          }
-          outgoing.writeHead(answer.statusCode ?? 502, {
-            ...answer.headers,
-            'content-length': String(body.length),
-          });
-          outgoing.end(body);
-        });
-      },
-    );
-    incoming.pipe(forward);
-  });
-  proxy.listen(0, '127.0.0.1');
-  await once(proxy, 'listening');
-  return {
-    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    close: () => {
-      proxy.closeAllConnections();
-      return new Promise<void>((resolve) => proxy.close(() => resolve()));
-    },
-  };
-}
-
-function asCreateShape(user: Record<string, unknown>): Record<string, unknown> {
-  const { image, monthlyIncome: _income, account, ...rest } = user;
-  const a = account as Record<string, unknown> | null;
-  return {
-    ...rest,
-    userImage: image,
-    documents: [],
-    account: a && {
-      id: a.id,
-      account_type: a.accountType,
-      account_number: a.accountNumber,
-      network: a.network,
-      bank_name: a.bankName ?? null,
-      account_name: a.accountName,
-      created_at: a.createdAt,
-    },
-  };
-}
 
 describe('a server that breaks the contract', () => {
   it("fails the update's step when the update answers in the create's shape", async () => {

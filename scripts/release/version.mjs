@@ -9,12 +9,14 @@
 //    CHANGELOG.md of each package), then refreshes package-lock.json.
 // 3. Rebuilds and rewrites released/: the bundle about to be published (released/openapi.yaml),
 //    the consumer code of the client about to be published (released/client-consumer.ts) and
-//    the versions (released/versions.json). The next gate and the next compatibility test
+//    the versions (released/versions.json); and records the contract's changes since the last
+//    release in words (released/changes/<version>.json), which the docs' changelog page lists. The next gate and the next compatibility test
 //    compare with these, so CI needs no network and no git tags.
 //
 // It commits nothing: review `git diff`, commit, then `npm run release` publishes.
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { releaseRecord } from '../lib/contract-changes.mjs';
 import { buildPublished, checkEverything, step } from './steps.mjs';
 import {
   CONTRACT_PACKAGE,
@@ -53,6 +55,18 @@ step('refresh package-lock.json', 'npm', [
 buildPublished();
 
 const released = join(repositoryRoot, 'released');
+// Before the bundle is replaced: the comparison needs the last release's contract.
+const record = releaseRecord(
+  join(released, 'openapi.yaml'),
+  join(repositoryRoot, 'packages', 'types', 'openapi.yaml'),
+);
+if (record.version !== record.since) {
+  mkdirSync(join(released, 'changes'), { recursive: true });
+  writeFileSync(
+    join(released, 'changes', `${record.version}.json`),
+    `${JSON.stringify(record, null, 2)}\n`,
+  );
+}
 copyFileSync(
   join(repositoryRoot, 'packages', 'types', 'openapi.yaml'),
   join(released, 'openapi.yaml'),

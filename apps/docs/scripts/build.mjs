@@ -7,13 +7,19 @@
  *   `lib/console-bundle.mjs`), which may call the page's own origin, plus those named in
  *   `DOCS_API_ORIGINS` (see `lib/api-origins.mjs`);
  * - `dist/openapi.yaml` and `dist/openapi.json`, the bundled spec, which the page's download
- *   links point to (relative links, so they work from a file and at the reference server's /docs).
+ *   links point to (relative links, so they work from a file and at the reference server's /docs);
+ * - `dist/institution-api.postman_collection.json`, the Postman collection the spec's build makes
+ *   from the bundle, linked from the page's header;
+ * - `dist/changelog.html`, the contract's changes in words, per version and not yet released, from
+ *   the breaking-change gate's comparison (see `lib/changelog-page.mjs`), linked from the header.
  *
  * @module
  */
-import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseApiOrigins } from './lib/api-origins.mjs';
+import { changelogData, changelogPage } from './lib/changelog-page.mjs';
+import { findExternalFetches } from './lib/offline.mjs';
 import { renderPage } from './lib/render-page.mjs';
 import { bundledSpecFiles } from './lib/spec-files.mjs';
 
@@ -26,6 +32,7 @@ await rm(dist, { recursive: true, force: true });
 await mkdir(dist, { recursive: true });
 await copyFile(spec.yaml, `${dist}openapi.yaml`);
 await copyFile(spec.json, `${dist}openapi.json`);
+await copyFile(spec.postman, `${dist}institution-api.postman_collection.json`);
 
 const { info } = JSON.parse(await readFile(spec.json, 'utf8'));
 const page = await renderPage({
@@ -36,9 +43,21 @@ const page = await renderPage({
   apiOrigins,
 });
 
+const changelogStarted = performance.now();
+const changelog = changelogPage(changelogData(), {
+  title: info.title,
+  description: `What changed in the ${info.title}, version by version.`,
+});
+const fetches = findExternalFetches(changelog, { redoc: false });
+if (fetches.length > 0) {
+  throw new Error(`the changelog page would fetch from the network:\n- ${fetches.join('\n- ')}`);
+}
+await writeFile(`${dist}changelog.html`, changelog);
+const changelogMs = Math.round(performance.now() - changelogStarted);
+
 console.log(
   `docs: dist/index.html ${page.bytes} bytes, self-contained; its console ${page.console.bytes} ` +
     `bytes, ${page.console.gzipBytes} gzipped` +
     `${apiOrigins.length > 0 ? `, may call ${apiOrigins.join(', ')}` : ''} ` +
-    `(redocly build-docs ${Math.round(page.redoclyMs)} ms, total ${Math.round(performance.now() - started)} ms)`,
+    `(redocly build-docs ${Math.round(page.redoclyMs)} ms, changelog ${changelogMs} ms, total ${Math.round(performance.now() - started)} ms)`,
 );

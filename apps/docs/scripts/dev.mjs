@@ -12,12 +12,14 @@
  * @module
  */
 import { watch } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { postmanCollection } from '@institution-api/openapi/postman-collection.mjs';
 import { parseApiOrigins } from './lib/api-origins.mjs';
+import { changelogData, changelogPage } from './lib/changelog-page.mjs';
 import { startDevServer } from './lib/dev-server.mjs';
 import { redocly } from './lib/redocly.mjs';
 import { DOCS_CONFIG, PAGE_TEMPLATE, renderPage } from './lib/render-page.mjs';
@@ -78,6 +80,41 @@ async function build() {
   console.log(
     `${time()} built in ${Math.round(performance.now() - started)} ms (${bytes} bytes): ${server.url}`,
   );
+  const document = JSON.parse(await readFile(join(site, 'openapi.json'), 'utf8'));
+  // Not awaited: the next rebuild need not wait for them; they run one at a time, in order.
+  headers = headers.then(() => headerFiles(document));
+}
+
+/** The files of the page's header being made, one build's after another's. */
+let headers = Promise.resolve();
+
+/**
+ * The files the page's header links, made after the page is on screen so that they never delay
+ * it (the changelog compares with the last release, about a second): the Postman collection and
+ * the changelog. A failure is printed; the page stays.
+ *
+ * @param {any} document the bundle, parsed
+ */
+async function headerFiles(document) {
+  try {
+    const collection = postmanCollection(document);
+    await writeFile(
+      join(site, 'institution-api.postman_collection.json'),
+      `${JSON.stringify(collection, null, 2)}\n`,
+    );
+    // The releases are this repository's (released/, the CHANGELOG); the working contract is the
+    // one previewed, which `--root` may take from elsewhere.
+    const data = changelogData({ revision: join(specDir, 'openapi.yaml') });
+    const page = changelogPage(data, {
+      title: document.info.title,
+      description: `What changed in the ${document.info.title}, version by version.`,
+    });
+    await writeFile(join(site, 'changelog.html'), page);
+  } catch (error) {
+    console.error(
+      `${time()} the changelog or the Postman collection could not be made: ${error instanceof Error ? error.message : error}`,
+    );
+  }
 }
 
 let running = false;

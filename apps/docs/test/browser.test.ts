@@ -354,12 +354,44 @@ describe.skipIf(!hasChromium)('the docs page in chromium', () => {
         .locator('a[download]')
         .evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
       expect(new Set(links)).toEqual(
-        new Set([`${server.url}/openapi.yaml`, `${server.url}/openapi.json`]),
+        new Set([
+          `${server.url}/openapi.yaml`,
+          `${server.url}/openapi.json`,
+          `${server.url}/institution-api.postman_collection.json`,
+        ]),
       );
       for (const link of new Set(links)) {
         const answer = await fetch(link);
         expect(answer.status, link).toBe(200);
-        expect(await answer.text()).toContain('3.1.0');
+        expect(await answer.text()).toMatch(
+          link.endsWith('postman_collection.json') ? /"item": \[/ : /3\.1\.0/,
+        );
+      }
+    });
+
+    it('links the changelog from its header: the contract’s changes in words, served beside it', async () => {
+      const changelog = await context.newPage();
+      try {
+        await changelog.goto(`${server.url}/docs`, { waitUntil: 'load' });
+        await changelog
+          .getByRole('navigation', { name: 'Site' })
+          .getByRole('link', { name: 'Changelog' })
+          .click();
+        await expect.poll(() => changelog.url()).toBe(`${server.url}/changelog.html`);
+        await expect
+          .poll(() => changelog.getByRole('heading', { level: 1 }).innerText())
+          .toBe('Changelog of the contract');
+        const unreleased = changelog.locator('#unreleased');
+        expect(await unreleased.innerText()).toMatch(
+          /COMPATIBLE\s+Server http:\/\/localhost:8080: added\./,
+        );
+        await mkdir(screenshots, { recursive: true });
+        await changelog.screenshot({ path: `${screenshots}changelog.png`, fullPage: true });
+        // Back to the reference: the server's root leads to /docs.
+        await changelog.getByRole('link', { name: 'API reference' }).click();
+        await expect.poll(() => changelog.url()).toBe(`${server.url}/docs`);
+      } finally {
+        await changelog.close();
       }
     });
 

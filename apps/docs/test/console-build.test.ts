@@ -20,6 +20,8 @@ describe('consoleSpec', () => {
   const spec = consoleSpec(document);
 
   it('takes each operation with its named examples and the schema of each status', () => {
+    // The page's own host, not the spec's first server (the local sandbox, for other tools).
+    expect(document.servers[0].url).toBe('http://localhost:8080');
     expect(spec.serverUrl).toBe('/');
     expect(
       spec.operations.map(({ operationId, method, path, pathParameters }) => ({

@@ -77,6 +77,17 @@ describe('docs:dev', () => {
     expect((await fetch(new URL('openapi.json', url))).status).toBe(200);
   });
 
+  it('serves what the header links, made after the page: the changelog, the Postman collection', async () => {
+    const text = async (file: string) => {
+      const answer = await fetch(new URL(file, url));
+      return answer.status === 200 ? answer.text() : '';
+    };
+    await expect
+      .poll(() => text('changelog.html'), { timeout: 30_000 })
+      .toContain('<h1>Changelog of the contract</h1>');
+    expect(await text('institution-api.postman_collection.json')).toContain('"item": [');
+  });
+
   it('rebuilds on an edit of the spec and serves the new page', async () => {
     await edit('summary: Update a user\n', 'summary: Update a user (edited)\n');
     expect(await events.next()).toEqual({ event: 'build', data: '2' });

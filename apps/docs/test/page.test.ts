@@ -65,8 +65,26 @@ describe('dist/index.html', () => {
     expect(page).not.toMatch(/href="\/[^"]*" data-discover/);
   });
 
-  it('is exported as @institution-api/docs/index.html, with the spec files', () => {
-    for (const file of ['index.html', 'openapi.yaml', 'openapi.json']) {
+  it('links the changelog and the Postman collection from its header, beside it', () => {
+    expect(page).toMatch(
+      /<nav class="site-header" aria-label="Site">\s*<a href="changelog\.html">Changelog<\/a>\s*<a href="institution-api\.postman_collection\.json" download>Postman collection<\/a>/,
+    );
+    expect(readFileSync(new URL('institution-api.postman_collection.json', dist), 'utf8')).toBe(
+      readFileSync(require.resolve('@institution-api/openapi/postman-collection.json'), 'utf8'),
+    );
+    expect(readFileSync(new URL('changelog.html', dist), 'utf8')).toContain(
+      '<h1>Changelog of the contract</h1>',
+    );
+  });
+
+  it('is exported as @institution-api/docs/index.html, with the files beside it', () => {
+    for (const file of [
+      'index.html',
+      'openapi.yaml',
+      'openapi.json',
+      'changelog.html',
+      'institution-api.postman_collection.json',
+    ]) {
       expect(require.resolve(`@institution-api/docs/${file}`)).toBe(
         fileURLToPath(new URL(file, dist)),
       );

@@ -12,7 +12,14 @@ import { corsForOrigins } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { health } from './http/health.js';
 import { parseJsonBody } from './http/json-body.js';
-import { defaultDocsPage, docsPage, specFile } from './http/published-files.js';
+import {
+  defaultDocsPage,
+  docsFile,
+  docsPage,
+  docsSibling,
+  docsSiblings,
+  specFile,
+} from './http/published-files.js';
 import { rateLimitPerInstitution } from './http/rate-limit.js';
 import { readRawBody } from './http/raw-body.js';
 import { requestContext } from './http/request-context.js';
@@ -29,7 +36,10 @@ export interface AppDependencies {
   logger: Logger;
   /** Signature algorithm and encoding (SIGNATURE_ALGORITHM, SIGNATURE_ENCODING); sha256/hex. */
   signature?: SignatureOptions;
-  /** The built docs page served at /docs; by default `@institution-api/docs`'s `dist/index.html`. */
+  /**
+   * The built docs page served at /docs; by default `@institution-api/docs`'s `dist/index.html`.
+   * The files beside it are served too: `/changelog.html`, `/institution-api.postman_collection.json`.
+   */
   docsPage?: string;
   /** RATE_LIMIT_PER_MINUTE: authenticated requests per institution and minute; none when absent. */
   rateLimitPerMinute?: number;
@@ -96,10 +106,17 @@ export function createApp(deps: AppDependencies): Express {
     .route('/openapi.json')
     .get(compressed, specFile('json'))
     .all(methodNotAllowed(['GET', 'HEAD']));
+  const page = deps.docsPage ?? defaultDocsPage();
   unauthenticated
     .route('/docs')
-    .get(compressed, docsPage(deps.docsPage ?? defaultDocsPage()))
+    .get(compressed, docsPage(page))
     .all(methodNotAllowed(['GET', 'HEAD']));
+  for (const [name, { type, what }] of Object.entries(docsSiblings)) {
+    unauthenticated
+      .route(`/${name}`)
+      .get(compressed, docsFile(docsSibling(page, name as keyof typeof docsSiblings), type, what))
+      .all(methodNotAllowed(['GET', 'HEAD']));
+  }
 
   const authenticatedOperation = [
     readRawBody(),

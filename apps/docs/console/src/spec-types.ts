@@ -36,7 +36,10 @@ export interface ConsoleOperation {
   responses: Record<string, ConsoleResponse>;
 }
 
-/** The whole description: the spec's first server URL and every operation. */
+/**
+ * The whole description: the spec's relative server URL (the host that serves the page; none when
+ * the spec lists absolute URLs only) and every operation.
+ */
 export interface ConsoleSpec {
   serverUrl: string | undefined;
   operations: ConsoleOperation[];

@@ -1,6 +1,6 @@
 /**
- * What the docs console needs to know of the bundled spec, taken out at build time: each
- * operation's method, path, summary, named request examples, and for each documented status the
+ * What the docs console needs to know of the bundled spec, taken out at build time: the server
+ * it calls (the page's own host), and each operation's method, path, summary, named request examples, and for each documented status the
  * media type and the component schema its body must match. The page then carries this small
  * description (and validators compiled from the same spec) instead of reading Redoc's copy.
  *
@@ -60,7 +60,13 @@ export function consoleSpec(document) {
         };
       }),
   );
-  return { serverUrl: document.servers?.[0]?.url, operations };
+  // The console calls the host that serves the page (Assumptions, "Base URL"): the spec's relative
+  // server, resolved against the page. The absolute ones, the local sandbox first, are for tools
+  // that run elsewhere (generated clients, the Postman collection).
+  const served = document.servers?.find(
+    (/** @type {{ url: string }} */ server) => !/^[a-z][a-z\d+.-]*:/i.test(server.url),
+  );
+  return { serverUrl: served?.url, operations };
 }
 
 /**

@@ -54,7 +54,8 @@ export function withLiveReload(html) {
 
 /**
  * Starts the preview server over a directory holding `index.html`, `openapi.yaml` and
- * `openapi.json`.
+ * `openapi.json`, and the files the page's header links (`changelog.html`, the Postman
+ * collection) once they are made.
  *
  * @param {{ dir: string; port: number }} options
  * @returns {Promise<{ url: string; announceBuild: (id: string) => void; announceFailure: (message: string) => void; close: () => Promise<void> }>}
@@ -75,6 +76,11 @@ export async function startDevServer({ dir, port }) {
     '/index.html': page,
     '/openapi.yaml': { name: 'openapi.yaml', type: 'application/yaml' },
     '/openapi.json': { name: 'openapi.json', type: 'application/json' },
+    '/changelog.html': { name: 'changelog.html', type: 'text/html; charset=utf-8' },
+    '/institution-api.postman_collection.json': {
+      name: 'institution-api.postman_collection.json',
+      type: 'application/json',
+    },
   };
 
   const server = createServer(async (req, res) => {

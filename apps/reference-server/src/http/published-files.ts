@@ -46,15 +46,36 @@ export function specFile(format: keyof typeof specFiles): RequestHandler {
  * says how to build it.
  */
 export function docsPage(file: string | undefined): RequestHandler {
+  return docsFile(file, 'html', 'The docs page');
+}
+
+/**
+ * The files the docs publish beside their page, served at the root as `/openapi.yaml` is: the
+ * page at `/docs` links them relatively (`changelog.html`), as it does on disk. The changelog
+ * holds the contract's changes per version (spec: Assumptions, "Changelog"); the Postman
+ * collection is built from the spec and signs its own requests.
+ */
+export const docsSiblings = {
+  'changelog.html': { type: 'html', what: 'The changelog page' },
+  'institution-api.postman_collection.json': { type: 'json', what: 'The Postman collection' },
+} as const;
+
+/** Where `name` is when the docs page is `page`: beside it. */
+export function docsSibling(page: string | undefined, name: keyof typeof docsSiblings) {
+  return page && join(dirname(page), name);
+}
+
+/** A built file of the docs, or a 404 problem that says how to build it. */
+export function docsFile(file: string | undefined, type: string, what: string): RequestHandler {
   return (_req, res, next) => {
     if (file === undefined || !existsSync(file)) {
       return next(
         new HttpProblem(
           problemKinds.notFound,
-          'The docs page is not built yet: run `npm run build` at the root of the repository.',
+          `${what} is not built yet: run \`npm run build\` at the root of the repository.`,
         ),
       );
     }
-    res.type('html').sendFile(file, (error) => error && next(error));
+    res.type(type).sendFile(file, (error) => error && next(error));
   };
 }

@@ -12,10 +12,12 @@ let server: TestServer;
 let docsDir: string;
 /** A docs page large enough to be worth compressing, and easy to recognize whole. */
 const page = `<!doctype html><title>docs</title>${'<p>Ghana Card number</p>\n'.repeat(4000)}`;
+const changelog = '<!doctype html><title>Changelog</title><p>1.1.0</p>';
 
 beforeAll(async () => {
   docsDir = await mkdtemp(join(tmpdir(), 'reference-server-edges-'));
   await writeFile(join(docsDir, 'index.html'), page);
+  await writeFile(join(docsDir, 'changelog.html'), changelog);
   server = await startTestServer({
     docsPage: join(docsDir, 'index.html'),
     // short, so that a test can wait them out
@@ -87,6 +89,30 @@ describe('redirects to the docs (issue #11)', () => {
     const answer = await get('/docs/');
     expect(answer.status).toBe(301);
     expect(answer.headers.location).toBe('/docs');
+  });
+});
+
+describe('the files beside the docs page, served at the root as its relative links expect', () => {
+  test('GET /changelog.html: the page beside index.html', async () => {
+    const answer = await get('/changelog.html');
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^text\/html/);
+    expect(answer.body.toString()).toBe(changelog);
+  });
+
+  test('GET /institution-api.postman_collection.json, not built: a 404 problem saying how to build it', async () => {
+    const answer = await get('/institution-api.postman_collection.json');
+    expect(answer.status).toBe(404);
+    expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(answer.body.toString())).toMatchObject({
+      detail:
+        'The Postman collection is not built yet: run `npm run build` at the root of the repository.',
+    });
+  });
+
+  test('POST /changelog.html: 405', async () => {
+    const answer = await server.send('POST', '/changelog.html', { body: {} });
+    expect(answer.status).toBe(405);
   });
 });
 

@@ -1,0 +1,188 @@
+/**
+ * The changelog page (spec: Assumptions, "Changelog"): the contract's changes in words, from the
+ * comparison the breaking-change gate makes (Redocly's `diff`), for the changes not released yet
+ * and per released version. On this repository as it is; on an edited copy of the spec (a
+ * breaking change must read as breaking, with the field and the operation); and on a repository
+ * one release later, whose changes `npm run release:version` recorded.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { releaseRecord } from '../../../scripts/lib/contract-changes.mjs';
+import { changelogData, changelogPage, changelogSections } from '../scripts/lib/changelog-page.mjs';
+import { findExternalFetches } from '../scripts/lib/offline.mjs';
+
+const repository = fileURLToPath(new URL('../../../', import.meta.url));
+const openapi = join(repository, 'openapi');
+const releasedVersions = JSON.parse(
+  readFileSync(join(repository, 'released', 'versions.json'), 'utf8'),
+) as Record<string, string>;
+const spec = parse(readFileSync(join(openapi, 'openapi.yaml'), 'utf8')) as {
+  info: { version: string; title: string };
+};
+const copies: string[] = [];
+afterAll(() => {
+  for (const copy of copies) rmSync(copy, { recursive: true, force: true });
+});
+
+const page = readFileSync(new URL('../dist/changelog.html', import.meta.url), 'utf8');
+const pageOf = (data: ReturnType<typeof changelogData>) =>
+  changelogPage(data, { title: spec.info.title, description: 'changes' });
+
+describe('the changelog of this repository', { timeout: 60_000 }, () => {
+  const data = changelogData();
+
+  it('compares the working contract with the last release, as the gate does', () => {
+    expect(data.unreleased.since).toBe(releasedVersions['@institution-api/types']);
+    expect(data.unreleased.planned).toBe(spec.info.version);
+    expect(data.unreleased.comparedBy).toBe('redocly diff 2.77.0');
+    // The servers of this version, in words.
+    expect(data.unreleased.changes).toContainEqual({
+      area: 'Servers',
+      subject: 'server `http://localhost:8080`',
+      action: 'added',
+      impact: 'compatible',
+      details: [],
+    });
+    expect(data.unreleased.changes).toContainEqual(
+      expect.objectContaining({
+        area: 'POST /api/v1/external/users',
+        subject: 'the `503` answer',
+        action: 'added',
+        impact: 'compatible',
+      }),
+    );
+    expect(data.unreleased.changes.filter(({ impact }) => impact === 'breaking')).toEqual([]);
+    // And what the pending changesets will write in the release notes.
+    expect(data.unreleased.changesets.map(({ summary }) => summary).join('\n')).toContain(
+      'absolute default base URL',
+    );
+  });
+
+  it('lists each release from the CHANGELOG, saying when its changes were not recorded', () => {
+    const [oldest] = data.releases.slice(-1);
+    expect(oldest?.version).toBe('1.0.0');
+    expect(oldest?.notes).toContain('First release');
+    expect(oldest?.changes).toBeUndefined();
+  });
+
+  it('is the page the build wrote: every change in words, self-contained, linked', () => {
+    expect(page).toBe(
+      changelogPage(data, {
+        title: spec.info.title,
+        description: `What changed in the ${spec.info.title}, version by version.`,
+      }),
+    );
+    expect(page).toContain('<h2>Not released yet <span class="version">');
+    expect(page).toContain(
+      '<span class="impact compatible">compatible</span> Server <code>http://localhost:8080</code>: added.',
+    );
+    expect(page).toContain('<section id="v1.0.0">');
+    expect(page).toContain('the repository keeps only the last release’s contract');
+    expect(page).not.toMatch(/<script/i);
+    expect(page).toContain(
+      `content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"`,
+    );
+    expect(findExternalFetches(page, { redoc: false })).toEqual([]);
+    for (const href of ['./', 'changelog.html', 'institution-api.postman_collection.json']) {
+      expect(page).toContain(`<a href="${href}"`);
+    }
+  });
+});
+
+/** A copy of the spec's sources with `edit` applied to UserInput; returns its root file. */
+function editedSpec(
+  edit: (schema: { properties: Record<string, unknown>; required: string[] }) => void,
+) {
+  const copy = mkdtempSync(join(tmpdir(), 'changelog-spec-'));
+  copies.push(copy);
+  for (const entry of [
+    'openapi.yaml',
+    'info-description.md',
+    'paths',
+    'components',
+    'code-samples',
+  ]) {
+    cpSync(join(openapi, entry), join(copy, entry), { recursive: true });
+  }
+  const file = join(copy, 'components', 'schemas', 'UserInput.yaml');
+  const schema = parse(readFileSync(file, 'utf8'));
+  edit(schema);
+  writeFileSync(file, stringify(schema));
+  return join(copy, 'openapi.yaml');
+}
+
+describe('a breaking change', { timeout: 60_000 }, () => {
+  it('reads as breaking, with its operation, its field and the diff rule’s words', () => {
+    const revision = editedSpec((schema) => {
+      schema.properties = {
+        nickname: { description: 'A nickname.', type: 'string' },
+        ...schema.properties,
+      };
+      schema.required.push('nickname');
+    });
+    const data = changelogData({ revision });
+    const breaking = data.unreleased.changes.filter(({ impact }) => impact === 'breaking');
+    expect(breaking).toContainEqual({
+      area: 'POST /api/v1/external/users',
+      subject: 'the request body',
+      action: '`required` changed',
+      impact: 'breaking',
+      details: ['Properties became required: `nickname`.'],
+    });
+    expect(pageOf(data)).toContain('<span class="impact breaking">');
+  });
+});
+
+describe('one release later', { timeout: 60_000 }, () => {
+  it('lists the release with the changes npm run release:version recorded', () => {
+    // As release:version leaves the repository: the released bundle is the contract of this
+    // version, its changes recorded against the release before, its notes in the CHANGELOG.
+    const root = mkdtempSync(join(tmpdir(), 'changelog-repository-'));
+    copies.push(root);
+    const bundle = join(openapi, 'dist', 'openapi.yaml');
+    const record = releaseRecord(join(repository, 'released', 'openapi.yaml'), bundle);
+    mkdirSync(join(root, 'released', 'changes'), { recursive: true });
+    cpSync(bundle, join(root, 'released', 'openapi.yaml'));
+    writeFileSync(
+      join(root, 'released', 'changes', `${record.version}.json`),
+      JSON.stringify(record),
+    );
+    mkdirSync(join(root, 'packages', 'types'), { recursive: true });
+    const changelog = readFileSync(join(repository, 'packages', 'types', 'CHANGELOG.md'), 'utf8');
+    writeFileSync(
+      join(root, 'packages', 'types', 'CHANGELOG.md'),
+      changelog.replace(
+        '\n## ',
+        `\n## ${record.version}\n\n### Minor Changes\n\n- The servers give an absolute default.\n\n## `,
+      ),
+    );
+
+    const data = changelogData({ root, revision: join(openapi, 'openapi.yaml') });
+    expect(data.unreleased.since).toBe(record.version);
+    expect(data.unreleased.changes.filter(({ impact }) => impact !== 'editorial')).toEqual([]);
+    expect(data.releases.map(({ version }) => version)).toEqual([record.version, '1.0.0']);
+    const [latest] = data.releases;
+    expect(latest?.since).toBe('1.0.0');
+    expect(latest?.changes).toContainEqual(
+      expect.objectContaining({ subject: 'server `http://localhost:8080`', impact: 'compatible' }),
+    );
+    const html = pageOf(data);
+    expect(html).toContain(`<section id="v${record.version}">`);
+    expect(html).toContain('Against 1.0.0, compared by redocly diff 2.77.0 when it was released.');
+    expect(html).toContain('<li>The servers give an absolute default.</li>');
+  });
+});
+
+describe('changelogSections', () => {
+  it('splits a CHANGELOG by version, newest first', () => {
+    const sections = changelogSections('# pkg\n\n## 2.0.0\n\n- b\n\n## 1.0.0\n\n- a\n');
+    expect([...sections]).toEqual([
+      ['2.0.0', '- b'],
+      ['1.0.0', '- a'],
+    ]);
+  });
+});
