@@ -17,6 +17,7 @@ import { rateLimitPerInstitution } from './http/rate-limit.js';
 import { readRawBody } from './http/raw-body.js';
 import { requestContext } from './http/request-context.js';
 import { methodNotAllowed, notFound } from './http/routing.js';
+import { sandboxPrefer } from './http/sandbox-prefer.js';
 import type { Metrics } from './metrics/metrics.js';
 import { operation, recordRequests } from './metrics/request-metrics.js';
 import type { OutageLog } from './storage/outage-log.js';
@@ -39,6 +40,8 @@ export interface AppDependencies {
   corsAllowOrigins?: readonly string[];
   /** The metrics every answer is counted in (METRICS_PORT, metrics/metrics.ts); none when absent. */
   metrics?: Metrics;
+  /** SANDBOX_PREFER: `Prefer: code=NNN` forces a documented answer (http/sandbox-prefer.ts); off when absent. */
+  sandboxPrefer?: boolean;
 }
 
 /**
@@ -109,6 +112,7 @@ export function createApp(deps: AppDependencies): Express {
     ...(deps.rateLimitPerMinute
       ? [rateLimitPerInstitution(deps.storage, deps.rateLimitPerMinute)]
       : []),
+    ...(deps.sandboxPrefer ? [sandboxPrefer(openapiDocument)] : []),
     parseJsonBody(),
     contractValidation({
       document: openapiDocument,

@@ -98,6 +98,7 @@ async function serve(
       signature: config.signature,
       rateLimitPerMinute: config.rateLimitPerMinute,
       corsAllowOrigins: config.corsAllowOrigins,
+      sandboxPrefer: config.sandboxPrefer,
       outageLog: outage,
       metrics,
     }),

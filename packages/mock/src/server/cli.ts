@@ -70,7 +70,7 @@ async function main(): Promise<number> {
     port,
     host: values.host ?? process.env.HOST ?? '127.0.0.1',
   });
-  const lines = [`institution-api-mock listening on ${server.url}`];
+  const lines = [`listening on ${server.url}`];
   if (demo) {
     const [pair] = institutions as [MockInstitution];
     lines.push(
