@@ -63,6 +63,17 @@ function compile(document: OpenApiDocument) {
     return validate;
   };
   return (operation: Operation, parts: RequestParts): FieldError[] => {
+    // An unknown query parameter is refused alone, before anything else is looked at, as
+    // express-openapi-validator refuses it (the first one only).
+    const unknown = [...parts.query.keys()].find((name) => !operation.query.has(name));
+    if (unknown !== undefined) {
+      return [
+        parameterError({
+          path: `/query/${unknown}`,
+          message: `Unknown query parameter '${unknown}'`,
+        }),
+      ];
+    }
     const errors: FieldError[] = [];
     const bodySchema = operation.body;
     const validateBody = bodySchema ? schemas.validator(bodySchema) : undefined;
@@ -82,12 +93,6 @@ function compile(document: OpenApiDocument) {
         errors.push(parameterError({ path: `/params/${name}`, message: error.message ?? '' }));
       }
     });
-    for (const name of new Set(parts.query.keys())) {
-      if (operation.query.has(name)) continue;
-      errors.push(
-        parameterError({ path: `/query/${name}`, message: `Unknown query parameter '${name}'` }),
-      );
-    }
     return errors;
   };
 }

@@ -46,9 +46,12 @@ const USERS = '/api/v1/external/users';
 /** `count` requests from `seed`. */
 export function plannedSequence(seed: number, count: number): PlannedRequest[] {
   const r = random(seed);
-  const cards = Array.from({ length: 24 }, (_, i) => `GHA-${String(100000000 + i * 7919)}-${i}`);
+  const cards = Array.from(
+    { length: 24 },
+    (_, i) => `GHA-${String(100000000 + i * 7919)}-${i % 10}`,
+  );
   const mobiles = ['0241234567', '0201234567', '+233501234567', '233241234568'];
-  const emails = Array.from({ length: 10 }, (_, i) => `person${i}@example.com`);
+  const emails = Array.from({ length: 40 }, (_, i) => `person${i}@example.com`);
   let created = 0;
   const person = (): Body => {
     const body: Body = structuredClone(r.pick(requestExamples));
