@@ -49,7 +49,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
         import('msw'),
         import('../msw/handlers.js'),
       ]);
-      service.warm();
+      await service.warm();
       const handlers = [serviceHandler(service, '*')];
       return (request: Request) => getResponse(handlers, request);
     })();

@@ -46,7 +46,7 @@ export interface MockService {
   /** Forgets every user and every message-signature nonce: a fresh service. */
   reset(): void;
   /** Compiles the spec's validators now (they are compiled on the first request otherwise). */
-  warm(): void;
+  warm(): Promise<void>;
   /** The users it holds: the one model of the semantics (`@institution-api/types/model`). */
   readonly directory: UserDirectory;
 }
@@ -191,7 +191,7 @@ export function createMockService(options: MockServiceOptions): MockService {
     const refused = mayHoldRefusedContent(text) ? refusedContent(body) : undefined;
     const errors = refused
       ? [refused]
-      : validate(operation, { values, query: url.searchParams, body });
+      : await validate(operation, { values, query: url.searchParams, body });
     if (errors.length > 0) {
       return problemAnswer(
         problemKinds.validation,

@@ -8,11 +8,6 @@
  */
 import type { FieldError, OpenApiDocument } from '@institution-api/types';
 import { parameterError } from '@institution-api/types/http';
-import {
-  createSpecSchemas,
-  createUserInputErrors,
-  fieldErrors,
-} from '@institution-api/types/spec-ajv';
 import type { ValidateFunction } from 'ajv';
 import type { Operation } from './operations.js';
 
@@ -25,9 +20,12 @@ export interface RequestParts {
 }
 
 /** The errors of a request to `operation`; none when it is valid. */
-export type RequestValidator = ((operation: Operation, parts: RequestParts) => FieldError[]) & {
-  /** Compiles the validators now rather than on the first request. */
-  warm(): void;
+export type RequestValidator = ((
+  operation: Operation,
+  parts: RequestParts,
+) => Promise<FieldError[]>) & {
+  /** Loads Ajv and compiles the validators now rather than on the first request. */
+  warm(): Promise<void>;
 };
 
 /**
@@ -38,18 +36,24 @@ export type RequestValidator = ((operation: Operation, parts: RequestParts) => F
  */
 export function createRequestValidator(document: OpenApiDocument): RequestValidator {
   let compiled: ReturnType<typeof compile> | undefined;
-  const validate = (operation: Operation, parts: RequestParts) => {
+  const load = () => {
     compiled ??= compile(document);
-    return compiled(operation, parts);
+    return compiled;
   };
+  const validate = async (operation: Operation, parts: RequestParts) =>
+    (await load())(operation, parts);
   return Object.assign(validate, {
-    warm() {
-      compiled ??= compile(document);
+    async warm() {
+      await load();
     },
   });
 }
 
-function compile(document: OpenApiDocument) {
+async function compile(document: OpenApiDocument) {
+  // Ajv and its formats load here, not at import: a server listens before they have loaded.
+  const { createSpecSchemas, createUserInputErrors, fieldErrors } = await import(
+    '@institution-api/types/spec-ajv'
+  );
   const schemas = createSpecSchemas(document);
   const userInputErrors = createUserInputErrors(schemas);
   const parameterValidators = new Map<string, ValidateFunction>();
