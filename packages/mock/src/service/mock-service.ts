@@ -191,7 +191,12 @@ export function createMockService(options: MockServiceOptions): MockService {
     const refused = mayHoldRefusedContent(text) ? refusedContent(body) : undefined;
     const errors = refused
       ? [refused]
-      : await validate(operation, { values, query: url.searchParams, body });
+      : await validate(operation, {
+          values,
+          query: url.searchParams,
+          headers: request.headers,
+          body,
+        });
     if (errors.length > 0) {
       return problemAnswer(
         problemKinds.validation,

@@ -18,6 +18,8 @@ export interface Operation {
   parameters: { name: string; schema: Record<string, unknown> }[];
   /** The query parameters it declares, by name. */
   query: Set<string>;
+  /** The header parameters it declares (`Prefer`), with their schemas. */
+  headers: { name: string; schema: Record<string, unknown> }[];
   /** The component schema of its JSON body (`UserInput`), if it takes one. */
   body?: string;
 }
@@ -72,6 +74,9 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
           const declared = parameters.find((p) => p.in === 'path' && p.name === name);
           return { name, schema: isObject(declared?.schema) ? declared.schema : {} };
         }),
+        headers: parameters
+          .filter((p) => p.in === 'header')
+          .map((p) => ({ name: String(p.name), schema: isObject(p.schema) ? p.schema : {} })),
         query: new Set(parameters.filter((p) => p.in === 'query').map((p) => String(p.name))),
       });
     }

@@ -16,6 +16,7 @@ export interface RequestParts {
   /** The path parameters, percent-decoded, in the operation's order. */
   values: string[];
   query: URLSearchParams;
+  headers: Headers;
   body: unknown;
 }
 
@@ -97,6 +98,15 @@ async function compile(document: OpenApiDocument) {
         errors.push(parameterError({ path: `/params/${name}`, message: error.message ?? '' }));
       }
     });
+    for (const { name, schema } of operation.headers) {
+      const value = parts.headers.get(name);
+      const validate = value === null ? undefined : parameterValidator(schema);
+      if (!validate || validate(value)) continue;
+      for (const error of validate.errors ?? []) {
+        const path = `/headers/${name.toLowerCase()}`;
+        errors.push(parameterError({ path, message: error.message ?? '' }));
+      }
+    }
     return errors;
   };
 }

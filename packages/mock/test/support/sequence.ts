@@ -170,6 +170,12 @@ export function plannedSequence(seed: number, count: number): PlannedRequest[] {
     } else {
       const [label, method, path, headers] = r.pick([
         ['another content type', 'POST', USERS, { 'content-type': 'text/plain' }],
+        [
+          'a Prefer header too long',
+          'PUT',
+          `${USERS}/not-a-uuid`,
+          { ...json, prefer: 'x'.repeat(300) },
+        ],
         ['an unknown query parameter', 'POST', `${USERS}?debug=1`, json],
         ['another method', 'DELETE', USERS, json],
         ['an unknown path', 'POST', `${USERS}/a/b`, json],
