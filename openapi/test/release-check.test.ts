@@ -32,6 +32,7 @@ const FIXTURE_VERSIONS: Record<string, string> = {
   '@institution-api/signing': '0.1.0',
   '@institution-api/client': '0.1.0',
   '@institution-api/conformance': '0.1.0',
+  '@institution-api/mock': '0.1.0',
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: package.json files, edited by each fixture
@@ -63,7 +64,7 @@ function makeFixture({
     'released/openapi.yaml',
     'apps/docs/package.json',
     'apps/reference-server/package.json',
-    ...['types', 'signing', 'client', 'conformance'].flatMap((name) =>
+    ...['types', 'signing', 'client', 'conformance', 'mock'].flatMap((name) =>
       ['package.json', 'README.md', 'CHANGELOG.md'].map((file) => `packages/${name}/${file}`),
     ),
   ];

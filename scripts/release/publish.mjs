@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run release`: the second half of a release, after `npm run release:version` and its
-// commit. Publishes the versions of @institution-api/types, signing, client and conformance that
+// commit. Publishes the versions of @institution-api/types, signing, client, conformance and mock that
 // the registry does not have yet (`changeset publish`, which runs `npm publish` per package and
 // tags the commit `<name>@<version>`). Private workspaces are never published.
 //

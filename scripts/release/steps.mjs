@@ -34,5 +34,6 @@ export function buildPublished() {
     'build',
     '--filter=@institution-api/client...',
     '--filter=@institution-api/conformance...',
+    '--filter=@institution-api/mock...',
   ]);
 }

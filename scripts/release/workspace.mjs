@@ -16,6 +16,7 @@ export const PUBLISHABLE = [
   '@institution-api/signing',
   '@institution-api/client',
   '@institution-api/conformance',
+  '@institution-api/mock',
 ];
 /** The package whose version IS the contract's version (info.version). */
 export const CONTRACT_PACKAGE = '@institution-api/types';

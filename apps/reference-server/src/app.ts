@@ -24,6 +24,7 @@ import { rateLimitPerInstitution } from './http/rate-limit.js';
 import { readRawBody } from './http/raw-body.js';
 import { requestContext } from './http/request-context.js';
 import { methodNotAllowed, notFound } from './http/routing.js';
+import { sandboxPrefer } from './http/sandbox-prefer.js';
 import type { Metrics } from './metrics/metrics.js';
 import { operation, recordRequests } from './metrics/request-metrics.js';
 import type { OutageLog } from './storage/outage-log.js';
@@ -53,6 +54,8 @@ export interface AppDependencies {
   messageSignatureMaxAgeSeconds?: number;
   /** The clock authentication compares expiries and `created` with (ms); tests inject one. */
   now?: () => number;
+  /** SANDBOX_PREFER: `Prefer: code=NNN` forces a documented answer (http/sandbox-prefer.ts); off when absent. */
+  sandboxPrefer?: boolean;
 }
 
 /**
@@ -136,6 +139,7 @@ export function createApp(deps: AppDependencies): Express {
     ...(deps.rateLimitPerMinute
       ? [rateLimitPerInstitution(deps.storage, deps.rateLimitPerMinute)]
       : []),
+    ...(deps.sandboxPrefer ? [sandboxPrefer(openapiDocument)] : []),
     parseJsonBody(),
     contractValidation({
       document: openapiDocument,

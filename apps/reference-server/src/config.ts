@@ -68,6 +68,12 @@ export interface Config {
    */
   metricsPort: number | undefined;
   /**
+   * SANDBOX_PREFER (`1` or `0`): whether `Prefer: code=NNN` forces a documented answer (spec:
+   * "Assumptions", "Sandbox: forcing an answer"; http/sandbox-prefer.ts). Unset: on, the sandbox
+   * `npm start` gives, except with NODE_ENV=production (the production image), where it is off.
+   */
+  sandboxPrefer: boolean;
+  /**
    * CREDENTIALS_ENCRYPTION_KEY (`current`, base64 of 32 bytes): the key the institutions' secret
    * keys are encrypted with in the database; required with PostgreSQL, and the same for every
    * process on one database. Unset on the embedded database: a key file beside it.
@@ -165,6 +171,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }, undefined),
     corsAllowOrigins: check(() => parseOrigins(read('CORS_ALLOW_ORIGINS')), []),
     metricsPort: check(() => parseMetricsPort(read('METRICS_PORT'), read('PORT')), undefined),
+    sandboxPrefer: check(() => {
+      const value = oneOf('SANDBOX_PREFER', read('SANDBOX_PREFER'), ['1', '0'], 'unset' as const);
+      return value === 'unset' ? read('NODE_ENV') !== 'production' : value === '1';
+    }, false),
     encryptionKeys: {},
   };
   try {

@@ -99,6 +99,7 @@ async function serve(
       messageSignatureMaxAgeSeconds: config.messageSignatureMaxAgeSeconds,
       rateLimitPerMinute: config.rateLimitPerMinute,
       corsAllowOrigins: config.corsAllowOrigins,
+      sandboxPrefer: config.sandboxPrefer,
       outageLog: outage,
       metrics,
     }),

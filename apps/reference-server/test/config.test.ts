@@ -15,8 +15,19 @@ describe('loadConfig', () => {
       rateLimitPerMinute: undefined,
       corsAllowOrigins: [],
       metricsPort: undefined,
+      sandboxPrefer: true,
       encryptionKeys: {},
     });
+  });
+
+  test('SANDBOX_PREFER: on unless NODE_ENV=production, where SANDBOX_PREFER=1 turns it on', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).sandboxPrefer).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).sandboxPrefer).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SANDBOX_PREFER: '1' }).sandboxPrefer).toBe(true);
+    expect(loadConfig({ SANDBOX_PREFER: '0' }).sandboxPrefer).toBe(false);
+    expect(() => loadConfig({ SANDBOX_PREFER: 'yes' })).toThrow(
+      'Invalid configuration: SANDBOX_PREFER must be one of 1, 0, not "yes".',
+    );
   });
 
   test('reads every variable; empty counts as unset', () => {
@@ -54,6 +65,7 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 120,
       corsAllowOrigins: ['https://docs.example.com', 'http://localhost:8081'],
       metricsPort: 9464,
+      sandboxPrefer: true,
       encryptionKeys: {
         current: {
           key,

@@ -35,7 +35,7 @@ const packages = join(repository, 'packages');
 const consumerSources = fileURLToPath(new URL('../consumer/', import.meta.url));
 const released = join(repository, 'released', 'client-consumer.ts');
 const CLIENT = '@institution-api/client';
-const PUBLISHED = ['signing', 'types', 'client', 'conformance'];
+const PUBLISHED = ['signing', 'types', 'client', 'conformance', 'mock'];
 const BUILT = [
   'signing/dist/index.js',
   'types/dist/index.js',
@@ -44,6 +44,7 @@ const BUILT = [
   'client/dist/index.js',
   'client/dist/cli.js',
   'conformance/dist/cli.js',
+  'mock/dist/index.js',
 ];
 
 /** The README's "Install" section: its minimal project and its tarball install command. */

@@ -1,6 +1,7 @@
 import { parse as legacyUrlParse } from 'node:url';
 import type { FieldError, OpenApiDocument } from '@institution-api/types';
-import { fieldName, specFormats } from '@institution-api/types/spec-ajv';
+import { parameterError } from '@institution-api/types/http';
+import { specFormats } from '@institution-api/types/spec-ajv';
 import type { Request, RequestHandler } from 'express';
 import {
   middleware as openApiValidator,
@@ -120,25 +121,13 @@ function distil(
 ): FieldError[] {
   const isBody = (item: ValidatorErrorItem) =>
     item.path === '/body' || item.path.startsWith('/body/');
-  const others = items.filter((item) => !isBody(item)).map(plainError);
+  const others = items.filter((item) => !isBody(item)).map(parameterError);
   if (!items.some(isBody)) return others;
   const fromVariant = bodyErrors(body);
   return [
-    ...(fromVariant.length > 0 ? fromVariant : items.filter(isBody).map(plainError)),
+    ...(fromVariant.length > 0 ? fromVariant : items.filter(isBody).map(parameterError)),
     ...others,
   ];
-}
-
-function plainError({ path, message }: ValidatorErrorItem): FieldError {
-  const [, part = '', ...rest] = path.split('/');
-  const name = fieldName(rest.join('/')) || part;
-  const format = /must match format "([^"]+)"/.exec(message)?.[1];
-  if (format === 'uuid') return { path, message: `${name} must be a UUID` };
-  const unknownQuery = /^Unknown query parameter '(.+)'$/.exec(message)?.[1];
-  if (unknownQuery !== undefined) {
-    return { path, message: `${unknownQuery} is not a query parameter of this operation` };
-  }
-  return { path, message: `${name} ${message}` };
 }
 
 /**

@@ -1,7 +1,8 @@
+import { maxBodyBytes } from '@institution-api/types/http';
 import express, { type RequestHandler } from 'express';
 
-/** The largest accepted request body (DECISIONS.md "field bounds": 64 KiB, `413` above it). */
-export const maxBodyBytes = 64 * 1024;
+/** The largest accepted request body (spec: "Assumptions", "Field bounds": 64 KiB, `413` above it). */
+export { maxBodyBytes };
 
 /**
  * Reads the request body as raw bytes into `req.body` (a Buffer), whatever its content type, so

@@ -1,7 +1,8 @@
 import type { UserInput } from '@institution-api/types';
+import { type ProblemWording, semanticProblems } from '@institution-api/types/http';
 import type { RequestHandler } from 'express';
 import type { CallingInstitution } from '../http/authenticate.js';
-import { HttpProblem, problemKinds } from '../http/problem.js';
+import { HttpProblem } from '../http/problem.js';
 import { ConflictError, ExistsWithOtherDetailsError, type Storage } from '../storage/types.js';
 import { normalizeUserInput } from './normalize-user-input.js';
 import { toUserCreated } from './user-created.js';
@@ -44,12 +45,7 @@ export function userHandlers(storage: Storage): {
           details,
         ),
       );
-      if (!user) {
-        throw new HttpProblem(
-          problemKinds.notFound,
-          'No user with this id belongs to the calling institution.',
-        );
-      }
+      if (!user) throw problem(semanticProblems.userNotFound);
       res.status(200).json(toUserUpdated(user));
     },
   };
@@ -71,9 +67,14 @@ function canonicalUuid(id: string): string {
   return id.toLowerCase().replace(/^urn:uuid:/, '');
 }
 
+/** The problem of a semantic outcome, in the words the mock uses too. */
+function problem(wording: ProblemWording): HttpProblem {
+  return new HttpProblem(wording.kind, wording.detail, wording.errors && [...wording.errors]);
+}
+
 /**
- * A storage conflict as the spec's 409 (DECISIONS.md "unique email", "existing user recognition").
- * A user that exists with other details is described by the request's own field only: nothing
+ * A storage conflict as the spec's 409 (spec: "Assumptions", "Unique email", "Existing users"). A
+ * user that exists with other details is described by the request's own field only: nothing
  * stored is revealed (spec example ExistsWithOtherDetailsProblem).
  */
 async function conflictsAs409<T>(work: Promise<T>): Promise<T> {
@@ -81,21 +82,11 @@ async function conflictsAs409<T>(work: Promise<T>): Promise<T> {
     return await work;
   } catch (error) {
     if (error instanceof ExistsWithOtherDetailsError) {
-      throw new HttpProblem(
-        problemKinds.conflict,
-        'A user with this Ghana Card number exists with other details. Nothing was written.',
-        [
-          {
-            path: '/body/ghanaCardNumber',
-            message: 'ghanaCardNumber belongs to a user with other details',
-          },
-        ],
-      );
+      throw problem(semanticProblems.existsWithOtherDetails);
     }
     if (!(error instanceof ConflictError)) throw error;
-    const what = error.field === 'email' ? 'The email address' : 'The Ghana Card number';
-    throw new HttpProblem(problemKinds.conflict, `${what} belongs to another user.`, [
-      { path: `/body/${error.field}`, message: `${error.field} belongs to another user` },
-    ]);
+    throw problem(
+      error.field === 'email' ? semanticProblems.emailTaken : semanticProblems.ghanaCardNumberTaken,
+    );
   }
 }

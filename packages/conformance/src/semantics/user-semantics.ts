@@ -4,13 +4,14 @@
  * that the generic generator and checks cannot read from JSON Schema. Everything else in this
  * package follows the spec generically; change a rule here when the spec's prose changes.
  *
+ * What a create or an update must do (existing users, unique email, institution scope, update
+ * replaces, normalized numbers) is not here but in the one model of the semantics,
+ * `@institution-api/types/model`, which the mock answers with too. Here are the generators'
+ * helpers that know which fields carry that meaning, and how answers are read and compared:
+ *
  * - **Existing users** are recognized by their Ghana Card number in normalized form; another
  *   institution joins a user only with the same mobile number (Assumptions, "Existing users").
  * - **Unique email**, compared without regard to letter case (Assumptions, "Unique email").
- * - **mobileNumber** and **ghanaCardNumber** are stored and returned in one normalized form; a
- *   MOMO account number is a mobile number (Assumptions, "mobileNumber", "ghanaCardNumber",
- *   "MOMO accounts").
- * - **Update replaces**: an optional field absent from an update is cleared (Assumptions).
  * - **Text**: strings are stored byte for byte; U+0000 and lone surrogates are refused
  *   (Assumptions, "Text", "Field bounds"), so valid text never contains them.
  *
@@ -18,7 +19,19 @@
  */
 import { randomInt } from 'node:crypto';
 import { normalizeUser, toUserInput, type User } from '@institution-api/client';
+import type { UserInput } from '@institution-api/types';
+import {
+  normalizedCard,
+  normalizedMobile,
+  storedDetails as stored,
+} from '@institution-api/types/model';
 import fc from 'fast-check';
+
+/**
+ * How the service normalizes the numbers it stores: the one model of its semantics, which the
+ * mock answers with too (`@institution-api/types/model`).
+ */
+export { normalizedCard, normalizedMobile } from '@institution-api/types/model';
 
 /** The request field that recognizes a person (Assumptions, "Existing users"). */
 export const CARD_FIELD = 'ghanaCardNumber';
@@ -76,17 +89,6 @@ export function freshIdentity(body: unknown): unknown {
   return copy;
 }
 
-/** A Ghanaian mobile number as the service stores it, `+233` and the national part. */
-export function normalizedMobile(value: string): string {
-  return `+233${value.slice(-9)}`;
-}
-
-/** A Ghana Card number as the service stores it, `GHA-123456789-0`. */
-export function normalizedCard(value: string): string {
-  const digitsOnly = value.replace(/\D/g, '');
-  return `GHA-${digitsOnly.slice(0, 9)}-${digitsOnly.slice(9)}`;
-}
-
 /** The other spellings of one mobile number (all three are the same number to the service). */
 export function mobileSpellings(value: string): string[] {
   const national = value.slice(-9);
@@ -135,41 +137,11 @@ export function identityOf(body: unknown): { card: string; mobile: string; email
 }
 
 /**
- * The details the service must store for a valid request body, in the request's shape: numbers in
- * their normalized form, every optional field that is absent cleared (null, `false`, a kyc of
- * nulls), because update replaces the details.
+ * The details the service must store for a valid request body, in the request's shape (the
+ * model's `storedDetails`, for a body the generators made).
  */
 export function storedDetails(body: unknown): Body {
-  const input = body as Body;
-  const kyc = (input.kyc ?? {}) as Body;
-  const details: Body = {
-    ...input,
-    otherName: input.otherName ?? null,
-    gender: input.gender ?? null,
-    dateOfBirth: input.dateOfBirth ?? null,
-    [MOBILE_FIELD]: normalizedMobile(String(input[MOBILE_FIELD])),
-    [CARD_FIELD]: normalizedCard(String(input[CARD_FIELD])),
-    isGhanaCardVerified: input.isGhanaCardVerified ?? false,
-    image: input.image ?? null,
-    ghanaCardImage: input.ghanaCardImage ?? null,
-    kyc: {
-      occupation: kyc.occupation ?? null,
-      address: kyc.address ?? null,
-      validFrom: kyc.validFrom ?? null,
-      validTo: kyc.validTo ?? null,
-      refNumber: kyc.refNumber ?? null,
-    },
-  };
-  // No account: the account fields are absent or null (the "No account" branch).
-  for (const name of ['accountType', 'accountNumber', 'accountName', 'network', 'bankName']) {
-    if (details[name] === null || details.accountType == null) delete details[name];
-  }
-  if (details.accountType === 'MOMO') {
-    details.accountNumber = normalizedMobile(String(details.accountNumber));
-    delete details.bankName;
-  }
-  if (details.accountType === 'BANK') delete details.network;
-  return details;
+  return stored(body as UserInput) as unknown as Body;
 }
 
 /**

@@ -1,4 +1,12 @@
 import type { User } from '@institution-api/client';
+import type { UserInput } from '@institution-api/types';
+import {
+  type CreateOutcome,
+  type ModelUser,
+  outcomeStatus,
+  type UpdateOutcome,
+  type UserDirectory,
+} from '@institution-api/types/model';
 import type fc from 'fast-check';
 import type { CheckId, Outcome } from '../../checks/catalog.js';
 import type { Institution } from '../../http/authorization.js';
@@ -13,7 +21,6 @@ import {
   otherMobile,
   readUser,
   revealedValues,
-  storedDetails,
 } from '../../semantics/user-semantics.js';
 import type { Operation } from '../../spec/contract.js';
 import type { RunContext } from '../context.js';
@@ -23,12 +30,12 @@ import { SequenceFailure } from '../property.js';
 
 type Body = Record<string, unknown>;
 
-/** A person the sequence created, as the model expects the service to hold it. */
+/** A person the sequence created: the model's user and what the service under test answered. */
 export interface Person {
+  /** The id the model gave the user. */
+  modelId: string;
+  /** The id the service answered. */
   id: string;
-  owners: Set<Institution>;
-  /** The details the service must hold (the request's shape, normalized). */
-  stored: Body;
   /** Bumped by every change of the stored details. */
   version: number;
   /** Index, in the sequence's exchanges, of the create that answered the id. */
@@ -37,8 +44,14 @@ export interface Person {
   lastAnswer?: { shape: 'create' | 'update'; version: number; user: User };
 }
 
-/** What the model knows: the people the sequence created. */
+/**
+ * What the model knows: the one model of the service's semantics (`@institution-api/types/model`,
+ * which the mock answers with), the institutions named `main` and `other`, and the people the
+ * sequence created. Each command asks the directory what the service must do, then checks that
+ * the service did it.
+ */
 export interface Model {
+  directory: UserDirectory;
   persons: Person[];
 }
 
@@ -56,10 +69,18 @@ export interface Real {
 
 type Command = fc.AsyncCommand<Model, Real, boolean>;
 
+/** The user the model holds for a person. */
+const userOf = (model: Model, person: Person): ModelUser => {
+  const user = model.directory.find(person.modelId);
+  if (!user) throw new Error(`The model lost person ${person.modelId}.`);
+  return user;
+};
 const owned = (model: Model, institution: Institution) =>
-  model.persons.filter((person) => person.owners.has(institution));
+  model.persons.filter((person) => userOf(model, person).members.has(institution));
 const notOwned = (model: Model, institution: Institution) =>
-  model.persons.filter((person) => !person.owners.has(institution));
+  model.persons.filter((person) => !userOf(model, person).members.has(institution));
+const personWith = (model: Model, user: ModelUser) =>
+  model.persons.find((person) => person.modelId === user.id);
 
 function pass(real: Real, check: CheckId, operation: Operation) {
   real.outcomes.push({ check, operation: operation.id, ok: true });
@@ -117,6 +138,51 @@ async function send(
 }
 
 const json = (exchange: Exchange) => exchange.answer?.json as Body | undefined;
+const statusOf = (exchange: Exchange) => exchange.answer?.status ?? exchange.error;
+
+/**
+ * The answer has the status the model gives the outcome (`outcomeStatus`); `what` says what was
+ * sent, for the failure's message.
+ */
+function expectStatus(
+  check: CheckId,
+  operation: Operation,
+  exchange: Exchange,
+  outcome: CreateOutcome | UpdateOutcome,
+  what: string,
+) {
+  const expected = outcomeStatus[outcome.outcome];
+  if (exchange.answer?.status !== expected) {
+    fail(
+      check,
+      operation,
+      `${what} answered ${statusOf(exchange)}`,
+      outcome.outcome === 'exists-with-other-details'
+        ? '409, revealing nothing stored'
+        : String(expected),
+      exchange,
+    );
+  }
+}
+
+/** The answer carries the details the model holds for the user (what was sent, normalized). */
+function expectDetails(
+  check: CheckId,
+  operation: Operation,
+  exchange: Exchange,
+  user: ModelUser,
+  words: string,
+  expected: string,
+) {
+  const stored = user.details as unknown as Body;
+  const differences = detailDifferences(
+    stored,
+    answeredDetails(json(exchange), stored.monthlyIncome) ?? {},
+  );
+  if (differences.length > 0) {
+    fail(check, operation, `${words}: ${differences.slice(0, 3).join('; ')}`, expected, exchange);
+  }
+}
 
 /**
  * A create that recognized an existing user (spec: createUser, "200 OK ... Its stored details are
@@ -128,32 +194,20 @@ function expectExistingUser(
   check: CheckId,
   exchange: Exchange,
   person: Person,
+  user: ModelUser,
   words: { answered: string; changed: string },
 ) {
-  const answer = json(exchange);
-  const id = answer?.[real.link.property];
+  const id = json(exchange)?.[real.link.property];
   if (exchange.answer?.status !== 200 || String(id) !== person.id) {
     fail(
       check,
       real.create,
-      `${words.answered} answered ${exchange.answer?.status ?? exchange.error} with ${real.link.property} ${JSON.stringify(id)}`,
+      `${words.answered} answered ${statusOf(exchange)} with ${real.link.property} ${JSON.stringify(id)}`,
       `200 with ${real.link.property} ${person.id}`,
       exchange,
     );
   }
-  const differences = detailDifferences(
-    person.stored,
-    answeredDetails(answer, person.stored.monthlyIncome) ?? {},
-  );
-  if (differences.length > 0) {
-    fail(
-      check,
-      real.create,
-      `${words.changed}: ${differences.slice(0, 3).join('; ')}`,
-      'the stored details, unchanged',
-      exchange,
-    );
-  }
+  expectDetails(check, real.create, exchange, user, words.changed, 'the stored details, unchanged');
 }
 
 /** Create a person nobody has: 201 with an id and what was sent. */
@@ -163,39 +217,37 @@ export class CreateNew implements Command {
   async run(model: Model, real: Real) {
     const body = freshIdentity(this.body) as Body;
     real.steps.push('create a new person');
+    const predicted = model.directory.create('main', body as unknown as UserInput);
     const exchange = await send(real, real.create, body, 'main');
     const check = 'stateful_create_update';
-    const answer = json(exchange);
-    const id = answer?.[real.link.property];
-    if (exchange.answer?.status !== 201 || (typeof id !== 'string' && typeof id !== 'number')) {
+    expectStatus(check, real.create, exchange, predicted, 'creating a new person');
+    if (predicted.outcome !== 'created') {
+      pass(real, check, real.create);
+      return;
+    }
+    const id = json(exchange)?.[real.link.property];
+    if (typeof id !== 'string' && typeof id !== 'number') {
       fail(
         check,
         real.create,
-        `creating a new person answered ${exchange.answer?.status ?? exchange.error}${exchange.answer?.status === 201 ? ` without an ${real.link.property}` : ''}`,
+        `creating a new person answered 201 without an ${real.link.property}`,
         `201 with an ${real.link.property}`,
         exchange,
       );
     }
-    const stored = storedDetails(body);
-    const differences = detailDifferences(
-      stored,
-      answeredDetails(answer, body.monthlyIncome) ?? {},
+    expectDetails(
+      check,
+      real.create,
+      exchange,
+      predicted.user,
+      'the 201 answer does not carry what was sent',
+      'the details sent',
     );
-    if (differences.length > 0) {
-      fail(
-        check,
-        real.create,
-        `the 201 answer does not carry what was sent: ${differences.slice(0, 3).join('; ')}`,
-        'the details sent',
-        exchange,
-      );
-    }
     pass(real, check, real.create);
     const user = readUser(json(exchange));
     model.persons.push({
+      modelId: predicted.user.id,
       id: String(id),
-      owners: new Set(['main']),
-      stored,
       version: 0,
       createdBy: real.exchanges.length - 1,
       ...(user ? { lastAnswer: { shape: 'create' as const, version: 0, user } } : {}),
@@ -204,7 +256,7 @@ export class CreateNew implements Command {
   toString = () => 'CreateNew';
 }
 
-/** Update a person of the calling institution: 200 with what was sent (update replaces). */
+/** Update a person (of the calling institution, or not): 200 with what was sent, or 404. */
 export class Update implements Command {
   constructor(
     readonly pick: number,
@@ -217,47 +269,35 @@ export class Update implements Command {
     const candidates = this.as === 'main' ? owned(model, 'main') : model.persons;
     const person = candidates[this.pick % candidates.length] as Person;
     const body = freshIdentity(this.body) as Body;
-    const allowed = person.owners.has(this.as);
+    const allowed = userOf(model, person).members.has(this.as);
     real.steps.push(
       `update person ${model.persons.indexOf(person) + 1} as the ${this.as === 'main' ? 'first' : 'second'} institution${allowed ? '' : ', which it does not belong to'}`,
     );
+    const predicted = model.directory.update(this.as, person.modelId, body as unknown as UserInput);
     const exchange = await send(real, real.update, body, this.as, person);
     const check = this.as === 'main' ? 'stateful_create_update' : 'stateful_institution_scope';
-    if (!allowed) {
-      if (exchange.answer?.status !== 404) {
-        fail(
-          check,
-          real.update,
-          `the second institution's update of a user of the first answered ${exchange.answer?.status ?? exchange.error}`,
-          '404',
-          exchange,
-        );
-      }
+    expectStatus(
+      check,
+      real.update,
+      exchange,
+      predicted,
+      allowed
+        ? 'an update of a user of the calling institution'
+        : "the second institution's update of a user of the first",
+    );
+    if (predicted.outcome !== 'updated') {
       pass(real, check, real.update);
       return;
     }
-    if (exchange.answer?.status !== 200) {
-      fail(
-        check,
-        real.update,
-        `an update of a user of the calling institution answered ${exchange.answer?.status ?? exchange.error}`,
-        '200',
-        exchange,
-      );
-    }
-    const stored = storedDetails(body);
-    const differences = detailDifferences(stored, answeredDetails(json(exchange)) ?? {});
-    if (differences.length > 0) {
-      fail(
-        check,
-        real.update,
-        `the update answer does not carry what was sent: ${differences.slice(0, 3).join('; ')}`,
-        'the details sent',
-        exchange,
-      );
-    }
+    expectDetails(
+      check,
+      real.update,
+      exchange,
+      predicted.user,
+      'the update answer does not carry what was sent',
+      'the details sent',
+    );
     pass(real, check, real.update);
-    person.stored = stored;
     person.version++;
     const user = readUser(json(exchange));
     if (user) person.lastAnswer = { shape: 'update', version: person.version, user };
@@ -283,16 +323,21 @@ export class CreateAgain implements Command {
     const person = candidates[this.pick % candidates.length] as Person;
     const body = asPerson(
       freshIdentity(this.body),
-      { card: String(person.stored[CARD_FIELD]) },
+      { card: String(userOf(model, person).details[CARD_FIELD]) },
       this.spelling,
     );
     real.steps.push(`create person ${model.persons.indexOf(person) + 1} again (same card)`);
+    const predicted = model.directory.create('main', body as unknown as UserInput);
     const exchange = await send(real, real.create, body, 'main');
     const check = 'stateful_create_again';
-    expectExistingUser(real, check, exchange, person, {
+    const words = {
       answered: 'creating again a user of the calling institution',
       changed: 'creating again changed or misreported the stored details',
-    });
+    };
+    expectStatus(check, real.create, exchange, predicted, words.answered);
+    if (predicted.outcome === 'existing') {
+      expectExistingUser(real, check, exchange, person, predicted.user, words);
+    }
     pass(real, check, real.create);
     const user = readUser(json(exchange));
     const last = person.lastAnswer;
@@ -323,25 +368,19 @@ export class UpdateUnknown implements Command {
     readonly body: unknown,
   ) {}
   check = (model: Model) => !model.persons.some((person) => person.id === this.id);
-  async run(_model: Model, real: Real) {
+  async run(model: Model, real: Real) {
     real.steps.push('update an id never created');
-    const exchange = await send(
-      real,
+    const body = freshIdentity(this.body);
+    // The model's ids are its own: an id of the service's that no create answered is none of them.
+    const predicted = model.directory.update('main', `unknown:${this.id}`, body as UserInput);
+    const exchange = await send(real, real.update, body, 'main', undefined, this.id);
+    expectStatus(
+      'stateful_unknown_id',
       real.update,
-      freshIdentity(this.body),
-      'main',
-      undefined,
-      this.id,
+      exchange,
+      predicted,
+      'an update of an id never created',
     );
-    if (exchange.answer?.status !== 404) {
-      fail(
-        'stateful_unknown_id',
-        real.update,
-        `an update of an id never created answered ${exchange.answer?.status ?? exchange.error}`,
-        '404',
-        exchange,
-      );
-    }
     pass(real, 'stateful_unknown_id', real.update);
   }
   toString = () => 'UpdateUnknown';
@@ -363,11 +402,12 @@ export class OtherCreate implements Command {
   async run(model: Model, real: Real) {
     const candidates = notOwned(model, 'other');
     const person = candidates[this.pick % candidates.length] as Person;
-    const mobile = String(person.stored[MOBILE_FIELD]);
+    const stored = userOf(model, person).details as unknown as Body;
+    const mobile = String(stored[MOBILE_FIELD]);
     const body = asPerson(
       freshIdentity(this.body),
       {
-        card: String(person.stored[CARD_FIELD]),
+        card: String(stored[CARD_FIELD]),
         mobile: this.sameMobile ? mobile : otherMobile(mobile),
       },
       this.spelling,
@@ -375,20 +415,27 @@ export class OtherCreate implements Command {
     real.steps.push(
       `the second institution creates person ${model.persons.indexOf(person) + 1} with the same card and ${this.sameMobile ? 'the same' : 'another'} mobile`,
     );
+    const predicted = model.directory.create('other', body as unknown as UserInput);
     const exchange = await send(real, real.create, body, 'other');
     const check = 'stateful_institution_scope';
-    if (!this.sameMobile) {
-      if (exchange.answer?.status !== 409) {
-        fail(
-          check,
-          real.create,
-          `another institution's create with a known card and another mobile answered ${exchange.answer?.status ?? exchange.error}`,
-          '409, revealing nothing stored',
-          exchange,
-        );
-      }
+    expectStatus(
+      check,
+      real.create,
+      exchange,
+      predicted,
+      this.sameMobile
+        ? "another institution's create with the same card and mobile"
+        : "another institution's create with a known card and another mobile",
+    );
+    if (predicted.outcome === 'existing') {
+      const joined = personWith(model, predicted.user) ?? person;
+      expectExistingUser(real, check, exchange, joined, predicted.user, {
+        answered: "another institution's create with the same card and mobile",
+        changed: 'joining a person changed or misreported its stored details',
+      });
+    } else {
       const revealed = revealedValues(exchange.answer?.text ?? '', JSON.stringify(body), {
-        ...person.stored,
+        ...stored,
         id: person.id,
       });
       if (revealed.length > 0) {
@@ -400,15 +447,8 @@ export class OtherCreate implements Command {
           exchange,
         );
       }
-      pass(real, check, real.create);
-      return;
     }
-    expectExistingUser(real, check, exchange, person, {
-      answered: "another institution's create with the same card and mobile",
-      changed: 'joining a person changed or misreported its stored details',
-    });
     pass(real, check, real.create);
-    person.owners.add('other');
   }
   toString = () => `OtherCreate(${this.sameMobile ? 'same mobile' : 'other mobile'})`;
 }

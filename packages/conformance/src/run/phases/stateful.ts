@@ -1,3 +1,4 @@
+import { UserDirectory } from '@institution-api/types/model';
 import fc from 'fast-check';
 import { schemaArbitrary } from '../../generate/schema-arbitrary.js';
 import type { Contract, Operation } from '../../spec/contract.js';
@@ -60,7 +61,10 @@ async function runSequence(
     label: `the sequence: ${real.steps.map((step, index) => `${index + 1}. ${step}`).join('; ')}`,
   });
   try {
-    await fc.asyncModelRun(() => ({ model: { persons: [] }, real }), commands);
+    await fc.asyncModelRun(
+      () => ({ model: { directory: new UserDirectory(), persons: [] }, real }),
+      commands,
+    );
   } catch (error) {
     if (error instanceof SequenceFailure) return result([...real.outcomes, ...error.outcomes]);
     throw error;

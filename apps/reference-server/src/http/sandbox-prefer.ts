@@ -1,0 +1,45 @@
+import type { OpenApiDocument } from '@institution-api/types';
+import { forcedAnswer, parsePrefer } from '@institution-api/types/http';
+import type { RequestHandler } from 'express';
+import { validationProblem } from './problem.js';
+
+/**
+ * The sandbox's forced answers (spec: "Assumptions", "Sandbox: forcing an answer"; the `Prefer`
+ * parameter of each operation): `Prefer: code=409` answers the operation's documented `409` with
+ * its example body and the example values of its documented headers (`Retry-After`,
+ * `RateLimit`…), as the mock (`@institution-api/mock`) does, through the same
+ * `@institution-api/types/http` `forcedAnswer`. Placed after authentication (and the rate limit),
+ * so only a request whose signature verified gets one, and before the body is parsed, so any
+ * body can ask for any answer. A code the operation does not document is a `400` naming the
+ * header. Nothing is written.
+ *
+ * On only in the server's sandbox mode (`SANDBOX_PREFER`; see config.ts): a production service
+ * must never answer what a caller asks for.
+ */
+export function sandboxPrefer(document: OpenApiDocument): RequestHandler {
+  const operationIds = new Map<string, string>();
+  for (const [template, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const id = (operation as { operationId?: unknown } | null)?.operationId;
+      if (typeof id === 'string') operationIds.set(`${method.toUpperCase()} ${template}`, id);
+    }
+  }
+  return (req, res, next) => {
+    const preference = parsePrefer(req.get('prefer'));
+    if (preference.code === undefined) return next();
+    // The Express route (`/api/v1/external/users/:id`) as the spec's template (`…/{id}`).
+    const template = String(req.route?.path ?? '').replace(/:(\w+)/g, '{$1}');
+    const operationId = operationIds.get(`${req.method} ${template}`);
+    if (operationId === undefined) return next();
+    const forced = forcedAnswer(document, operationId, preference);
+    if (!forced) return next();
+    if ('error' in forced) return next(validationProblem([forced.error]));
+    for (const [name, value] of Object.entries(forced.headers)) res.setHeader(name, value);
+    res.status(forced.status);
+    if (forced.body === undefined) {
+      res.end();
+      return;
+    }
+    res.type(forced.contentType ?? 'application/json').send(JSON.stringify(forced.body));
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * The mock over HTTP, for clients in other languages: a `node:http` server whose every request is
+ * answered through MSW (`getResponse`) by the mock service's handler, the one `createMockHandlers`
+ * gives (`serviceHandler`).
+ *
+ * @module
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { maxBodyBytes } from '@institution-api/types/http';
+import {
+  createMockService,
+  type MockService,
+  type MockServiceOptions,
+} from '../service/mock-service.js';
+
+/** Options of {@link startMockServer}. */
+export interface MockServerOptions extends Omit<MockServiceOptions, 'basePath'> {
+  /** The port, 0 for any free one; 4010 by default (Prism's). */
+  port?: number;
+  /** The address to listen on; 127.0.0.1 by default (this machine only). */
+  host?: string;
+}
+
+/** A listening mock server. */
+export interface MockServer {
+  /** `http://host:port` */
+  url: string;
+  service: MockService;
+  server: Server;
+  /** Resolves once MSW and the validators are loaded (the first answer waits for it too). */
+  ready(): Promise<void>;
+  /** Stops listening and closes idle connections; resolves once closed. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the mock on `host:port`; resolves once it listens. MSW and the spec's validators load
+ * right after, in the background (most of a cold start: MSW's modules, Ajv compiling the spec);
+ * a request that arrives before they have waits for them.
+ */
+export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
+  const service = createMockService(options);
+  const host = options.host ?? '127.0.0.1';
+  let loading: Promise<(request: Request) => Promise<Response | undefined>> | undefined;
+  const answer = () => {
+    loading ??= (async () => {
+      const [{ getResponse }, { serviceHandler }] = await Promise.all([
+        import('msw'),
+        import('../msw/handlers.js'),
+      ]);
+      await service.warm();
+      const handlers = [serviceHandler(service, '*')];
+      return (request: Request) => getResponse(handlers, request);
+    })();
+    return loading;
+  };
+  const server = createServer(async (req, res) => {
+    try {
+      const request = await toRequest(req, host);
+      const respond = await answer();
+      const response = (await respond(request)) ?? new Response(null, { status: 404 });
+      const body = new Uint8Array(await response.arrayBuffer());
+      res.statusCode = response.status;
+      response.headers.forEach((value, name) => {
+        res.setHeader(name, value);
+      });
+      res.setHeader('content-length', body.length);
+      res.end(body);
+    } catch {
+      // A request the Fetch API cannot represent (a malformed header value): the caller's.
+      res.statusCode = 400;
+      res.setHeader('content-type', 'application/problem+json; charset=utf-8');
+      res.end(
+        JSON.stringify({
+          type: 'urn:institution-api:problem:malformed-request',
+          title: 'Malformed request',
+          status: 400,
+          detail: 'The request could not be read.',
+        }),
+      );
+    }
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 4010, host, () => resolve());
+  });
+  setImmediate(() => void answer());
+  const { port } = server.address() as AddressInfo;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${port}`,
+    service,
+    server,
+    ready: async () => {
+      await answer();
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/**
+ * The request as a Fetch `Request`: the URL it was sent to (its `Host` and exact target, which a
+ * message signature's `@path` or `@target-uri` covers), its headers, and its body, read up to one
+ * byte past the limit (enough for the mock to answer `413`).
+ */
+async function toRequest(req: IncomingMessage, host: string): Promise<Request> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    if (length <= maxBodyBytes) chunks.push(chunk);
+    length += chunk.length;
+  }
+  const body = Buffer.concat(chunks).subarray(0, maxBodyBytes + 1);
+  const headers = new Headers();
+  for (let index = 0; index < req.rawHeaders.length; index += 2) {
+    headers.append(req.rawHeaders[index] as string, req.rawHeaders[index + 1] as string);
+  }
+  const authority = req.headers.host ?? host;
+  const method = req.method ?? 'GET';
+  const hasBody = body.length > 0 && method !== 'GET' && method !== 'HEAD';
+  return new Request(`http://${authority}${req.url ?? '/'}`, {
+    method,
+    headers,
+    ...(hasBody ? { body } : {}),
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * The mock's check of a request's signatures, as the reference server checks them (spec:
+ * `InstitutionSignature`, "Assumptions", "Authentication" and message signatures), with
+ * `@institution-api/signing`'s Web Crypto entry, so it runs in browsers too.
+ *
+ * @module
+ */
+import {
+  parseAuthorization,
+  type SignatureOptions,
+  verify,
+  verifyMessageSignature,
+} from '@institution-api/signing';
+import type { MockInstitution } from './institutions.js';
+
+/** How far a message signature's `created` may be from the clock, by default (seconds). */
+export const defaultMessageSignatureMaxAgeSeconds = 300;
+
+/** The longest nonce accepted (the reference server stores none longer). */
+const maxNonceLength = 256;
+
+/** A request as the check needs it. */
+export interface SignedRequest {
+  method: string;
+  /** The absolute URL the request was sent to. */
+  url: string;
+  headers: Headers;
+  /** The exact bytes received. */
+  body: Uint8Array;
+}
+
+/** Options of {@link createAuthenticator}. */
+export interface AuthenticatorOptions {
+  /** The algorithm and encoding of the `Authorization` signature; SHA-256, hex by default. */
+  signature?: SignatureOptions;
+  /** The clock, in milliseconds. */
+  now?: () => number;
+  /** How far a message signature's `created` may be from `now`, in seconds; 300 by default. */
+  messageSignatureMaxAgeSeconds?: number;
+}
+
+/** Checks a request; resolves with the institution that signed it, or undefined (a `401`). */
+export type Authenticator = ((request: SignedRequest) => Promise<MockInstitution | undefined>) & {
+  /** Forgets every nonce seen. */
+  reset(): void;
+};
+
+/**
+ * The check of the reference server, in memory:
+ * 1. `Authorization: <publicKey>:<signature>`, the HMAC of the exact body bytes with the pair's
+ *    secret key, compared in constant time (`crypto.subtle.verify`); an unknown key costs one
+ *    HMAC too.
+ * 2. The RFC 9421 message signature, keyed with the same secret: required on a pair whose
+ *    `messageSignature` is `"required"`, checked whenever present (an invalid one is refused
+ *    under either policy), its nonce accepted once per key pair while it is fresh.
+ * Every refusal is the same `401` for the caller.
+ */
+export function createAuthenticator(
+  institutions: readonly MockInstitution[],
+  options: AuthenticatorOptions = {},
+): Authenticator {
+  const byPublicKey = new Map(institutions.map((entry) => [entry.publicKey, entry]));
+  const { signature = {}, now = Date.now } = options;
+  const maxAgeSeconds =
+    options.messageSignatureMaxAgeSeconds ?? defaultMessageSignatureMaxAgeSeconds;
+  /** `publicKey \n nonce` → when it may be forgotten (ms). */
+  const nonces = new Map<string, number>();
+
+  const claimNonce = (key: string, expiresAt: number, at: number) => {
+    if (nonces.size > 1000) {
+      for (const [seen, until] of nonces) if (until <= at) nonces.delete(seen);
+    }
+    const until = nonces.get(key);
+    if (until !== undefined && until > at) return false;
+    nonces.set(key, expiresAt);
+    return true;
+  };
+
+  const authenticate = async (request: SignedRequest) => {
+    const presented = parseAuthorization(request.headers.get('authorization'), signature);
+    if (!presented) return undefined;
+    const institution = byPublicKey.get(presented.publicKey);
+    if (!institution) {
+      await verify(request.body, presented.signature, 'no-such-institution', signature);
+      return undefined;
+    }
+    if (!(await verify(request.body, presented.signature, institution.secretKey, signature))) {
+      return undefined;
+    }
+    const at = now();
+    const verdict = await verifyMessageSignature(
+      {
+        method: request.method,
+        url: request.url,
+        header: (name) => request.headers.get(name) ?? undefined,
+        body: request.body,
+      },
+      {
+        keyId: presented.publicKey,
+        secretKey: institution.secretKey,
+        now: Math.floor(at / 1000),
+        maxSkewSeconds: maxAgeSeconds,
+      },
+    );
+    if (verdict.status === 'absent') {
+      return institution.messageSignature === 'required' ? undefined : institution;
+    }
+    if (verdict.status === 'invalid' || verdict.nonce.length > maxNonceLength) return undefined;
+    const expiresAt = (verdict.created + maxAgeSeconds + 1) * 1000;
+    return claimNonce(`${presented.publicKey}\n${verdict.nonce}`, expiresAt, at)
+      ? institution
+      : undefined;
+  };
+  return Object.assign(authenticate, { reset: () => nonces.clear() });
+}

@@ -1,0 +1,269 @@
+/**
+ * The mock service: one function from a Fetch `Request` to the `Response` the reference server
+ * would give, in memory. The MSW handlers and the mock server both answer through it.
+ *
+ * @module
+ */
+import { type OpenApiDocument, openapiDocument, type UserInput } from '@institution-api/types';
+import {
+  forcedAnswer,
+  isUtf8Json,
+  maxBodyBytes,
+  mayHoldRefusedContent,
+  parsePrefer,
+  problemKinds,
+  refusedContent,
+  semanticProblems,
+  unauthorizedDetail,
+} from '@institution-api/types/http';
+import {
+  type CreateOutcome,
+  type UpdateOutcome,
+  UserDirectory,
+} from '@institution-api/types/model';
+import { jsonAnswer, problemAnswer, toUserCreated, toUserUpdated } from './answers.js';
+import { type AuthenticatorOptions, createAuthenticator } from './authenticate.js';
+import type { MockInstitution } from './institutions.js';
+import { operationsOf, route } from './operations.js';
+import { createRequestValidator } from './validate-request.js';
+
+/** Options of {@link createMockService}. */
+export interface MockServiceOptions extends AuthenticatorOptions {
+  /** The institutions and their key pairs, as in `INSTITUTION_CREDENTIALS`. */
+  institutions: readonly MockInstitution[];
+  /** The path the API is served under (`/sandbox` for `https://host/sandbox/api/v1/...`); none by default. */
+  basePath?: string;
+  /** The contract; the bundled spec of `@institution-api/types` by default. */
+  document?: OpenApiDocument;
+  /** A new user's or account's id; random UUIDs by default. */
+  newId?: () => string;
+}
+
+/** A running mock service. */
+export interface MockService {
+  /** The answer to `request`, as the reference server would give it. */
+  handle(request: Request): Promise<Response>;
+  /** Forgets every user and every message-signature nonce: a fresh service. */
+  reset(): void;
+  /** Compiles the spec's validators now (they are compiled on the first request otherwise). */
+  warm(): Promise<void>;
+  /** The users it holds: the one model of the semantics (`@institution-api/types/model`). */
+  readonly directory: UserDirectory;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A mock of the service, as the reference server behaves (its README's order of steps):
+ * 1. the route: an unknown path is `404`, a known path with another method `405` with `Allow`;
+ * 2. the body: compressed is `415`, over 64 KiB `413`;
+ * 3. the signatures (`Authorization`, and RFC 9421 message signatures as each pair requires): the
+ *    one uniform `401`;
+ * 4. a sandbox's forced answer, `Prefer: code=NNN` (spec: "Assumptions", "Sandbox");
+ * 5. the JSON: not `application/json` is `415`, no body or bytes that are not JSON `400`, a
+ *    refused key or string `400` naming it;
+ * 6. validation against the spec: `400` naming each field and rule;
+ * 7. the semantics, from the one model (`UserDirectory`): `201`, `200`, `404`, `409`, in the two
+ *    response shapes.
+ */
+export function createMockService(options: MockServiceOptions): MockService {
+  const document = options.document ?? openapiDocument;
+  const operations = operationsOf(document);
+  const validate = createRequestValidator(document);
+  const authenticate = createAuthenticator(options.institutions, options);
+  const directory = new UserDirectory({
+    ...(options.newId ? { newId: options.newId } : {}),
+    ...(options.now ? { now: () => new Date((options.now as () => number)()) } : {}),
+  });
+  const basePath = (options.basePath ?? '').replace(/\/$/, '');
+
+  const handle = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const instance = url.pathname;
+    const path = url.pathname.startsWith(basePath)
+      ? url.pathname.slice(basePath.length)
+      : undefined;
+    const found =
+      path === undefined ? { kind: 'not-found' as const } : route(operations, request.method, path);
+    if (found.kind === 'not-found') {
+      return problemAnswer(
+        problemKinds.notFound,
+        `No route matches ${request.method} ${url.pathname}.`,
+        instance,
+      );
+    }
+    if (found.kind === 'method-not-allowed') {
+      return problemAnswer(
+        problemKinds.methodNotAllowed,
+        `${request.method} is not allowed here; use ${found.allowed.join(' or ')}.`,
+        instance,
+        undefined,
+        { allow: found.allowed.join(', ') },
+      );
+    }
+    const { operation } = found;
+    let values: string[];
+    try {
+      values = found.values.map((value) => decodeURIComponent(value));
+    } catch {
+      return problemAnswer(
+        problemKinds.validation,
+        'The request does not match the contract; see errors.',
+        instance,
+        [{ path: '/params', message: 'a path parameter is not valid percent-encoded UTF-8' }],
+      );
+    }
+
+    const encoding = request.headers.get('content-encoding');
+    if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') {
+      return problemAnswer(
+        problemKinds.unsupportedMediaType,
+        'The request body must be sent as application/json, without Content-Encoding.',
+        instance,
+      );
+    }
+    const tooLarge = () =>
+      problemAnswer(
+        problemKinds.payloadTooLarge,
+        `The request body is larger than ${maxBodyBytes} bytes.`,
+        instance,
+      );
+    if (Number(request.headers.get('content-length') ?? 0) > maxBodyBytes) return tooLarge();
+    const raw = new Uint8Array(await request.arrayBuffer());
+    if (raw.length > maxBodyBytes) return tooLarge();
+
+    const institution = await authenticate({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body: raw,
+    });
+    if (!institution) {
+      return problemAnswer(problemKinds.unauthorized, unauthorizedDetail, instance);
+    }
+
+    const forced = forcedAnswer(document, operation.id, parsePrefer(request.headers.get('prefer')));
+    if (forced && 'error' in forced) {
+      return problemAnswer(
+        problemKinds.validation,
+        'The request does not match the contract; see errors.',
+        instance,
+        [forced.error],
+      );
+    }
+    if (forced) {
+      return new Response(forced.body === undefined ? null : JSON.stringify(forced.body), {
+        status: forced.status,
+        headers: {
+          ...(forced.contentType ? { 'content-type': `${forced.contentType}; charset=utf-8` } : {}),
+          ...forced.headers,
+        },
+      });
+    }
+
+    if (!isUtf8Json(request.headers.get('content-type'))) {
+      return problemAnswer(
+        problemKinds.unsupportedMediaType,
+        'The request body must be sent as application/json.',
+        instance,
+      );
+    }
+    if (raw.length === 0) {
+      return problemAnswer(
+        problemKinds.validation,
+        'The request does not match the contract; see errors.',
+        instance,
+        [{ path: '/body', message: 'the body is required (a JSON object)' }],
+      );
+    }
+    let body: unknown;
+    let text: string;
+    try {
+      text = utf8.decode(raw);
+      body = JSON.parse(text);
+    } catch {
+      return problemAnswer(
+        problemKinds.malformedJson,
+        'The request body is not valid JSON.',
+        instance,
+      );
+    }
+    const refused = mayHoldRefusedContent(text) ? refusedContent(body) : undefined;
+    const errors = refused
+      ? [refused]
+      : await validate(operation, {
+          values,
+          query: url.searchParams,
+          headers: request.headers,
+          body,
+        });
+    if (errors.length > 0) {
+      return problemAnswer(
+        problemKinds.validation,
+        'The request does not match the contract; see errors.',
+        instance,
+        errors,
+      );
+    }
+
+    const input = body as UserInput;
+    if (operation.id === 'updateUser') {
+      const id = (values[0] ?? '').toLowerCase().replace(/^urn:uuid:/, '');
+      return answerUpdate(directory.update(institution.institution, id, input), instance);
+    }
+    return answerCreate(directory.create(institution.institution, input), instance);
+  };
+
+  return {
+    handle,
+    directory,
+    warm: () => validate.warm(),
+    reset() {
+      directory.reset();
+      authenticate.reset();
+    },
+  };
+}
+
+/** A create's outcome as the spec answers it (createUser). */
+function answerCreate(result: CreateOutcome, instance: string): Response {
+  switch (result.outcome) {
+    case 'created':
+      return jsonAnswer(201, toUserCreated(result.user));
+    case 'existing':
+      return jsonAnswer(200, toUserCreated(result.user));
+    case 'exists-with-other-details':
+      return problem(semanticProblems.existsWithOtherDetails, instance);
+    case 'conflict':
+      return problem(semanticProblems.emailTaken, instance);
+  }
+}
+
+/** An update's outcome as the spec answers it (updateUser). */
+function answerUpdate(result: UpdateOutcome, instance: string): Response {
+  switch (result.outcome) {
+    case 'updated':
+      return jsonAnswer(200, toUserUpdated(result.user));
+    case 'not-found':
+      return problem(semanticProblems.userNotFound, instance);
+    case 'conflict':
+      return problem(
+        result.field === 'email'
+          ? semanticProblems.emailTaken
+          : semanticProblems.ghanaCardNumberTaken,
+        instance,
+      );
+  }
+}
+
+function problem(
+  wording: (typeof semanticProblems)[keyof typeof semanticProblems],
+  instance: string,
+): Response {
+  return problemAnswer(
+    wording.kind,
+    wording.detail,
+    instance,
+    'errors' in wording ? [...wording.errors] : undefined,
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * The mock in a browser: the handlers behind MSW's Service Worker (`setupWorker`) in headless
+ * Chromium, called by the client with its Web Crypto signer, answer as in Node: `201`, `200` with
+ * the stored details, `409`, a `400` naming the field, a forced `503` with `Retry-After`, a `401`.
+ * The page is bundled by esbuild for the browser, so nothing of Node can reach it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const worker = fileURLToPath(import.meta.resolve('msw/mockServiceWorker.js'));
+
+let server: Server;
+let url: string;
+beforeAll(async () => {
+  const bundle = await build({
+    entryPoints: [fileURLToPath(new URL('./browser/page.ts', import.meta.url))],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  });
+  const files: Record<string, [string, string]> = {
+    '/': ['text/html', '<!doctype html><script type="module" src="/page.js"></script>'],
+    '/page.js': ['text/javascript', bundle.outputFiles[0]?.text ?? ''],
+    '/mockServiceWorker.js': ['text/javascript', readFileSync(worker, 'utf8')],
+  };
+  server = createServer((req, res) => {
+    const file = files[req.url ?? ''];
+    res.writeHead(file ? 200 : 404, { 'content-type': file?.[0] ?? 'text/plain' });
+    res.end(file?.[1] ?? 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+}, 120_000);
+afterAll(
+  () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
+);
+
+it.skipIf(!existsSync(chromiumPath) && !process.env.CI)(
+  'answers in Chromium through MSW’s Service Worker as it does in Node',
+  { timeout: 120_000 },
+  async () => {
+    const browser = await chromium.launch({
+      executablePath: chromiumPath,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    try {
+      const page = await browser.newPage();
+      await page.goto(url);
+      await page.waitForFunction(() => window.results !== undefined, undefined, {
+        timeout: 60_000,
+      });
+      expect(await page.evaluate(() => window.results)).toEqual({
+        created: 201,
+        again: 200,
+        storedEmail: 'ama.mensah@example.com',
+        refused: 409,
+        invalid: [
+          {
+            path: '/body/mobileNumber',
+            message:
+              'mobileNumber must be a Ghanaian mobile number (0XXXXXXXXX, 233XXXXXXXXX or +233XXXXXXXXX)',
+          },
+        ],
+        forced: 503,
+        retryAfter: '1',
+        unsigned: 401,
+      });
+    } finally {
+      await browser.close();
+    }
+  },
+);

@@ -1,0 +1,128 @@
+/**
+ * The mock service's behaviour a client relies on beyond what the conformance suite and the
+ * differential test cover: message signatures as each key pair requires them, nonces used once,
+ * forced answers with their headers, and `reset`.
+ */
+import { signMessageSync, signSync } from '@institution-api/signing/node';
+import { openapiDocument } from '@institution-api/types';
+import { describe, expect, it } from 'vitest';
+import { createMockService } from '../../src/service/mock-service.js';
+
+const base = 'http://mock.test';
+const URL_USERS = `${base}/api/v1/external/users`;
+const pairs = [
+  { institution: 'Any', publicKey: 'any-key', secretKey: 'any-secret-0123456789' },
+  {
+    institution: 'Strict',
+    publicKey: 'strict-key',
+    secretKey: 'strict-secret-0123456789',
+    messageSignature: 'required' as const,
+  },
+];
+const example = (openapiDocument.components.examples as Record<string, { value: object }>)
+  .UserWithoutAccount?.value as object;
+const body = JSON.stringify(example);
+
+function request(
+  pair: (typeof pairs)[number],
+  options: { message?: boolean; nonce?: string; prefer?: string; text?: string } = {},
+) {
+  const text = options.text ?? body;
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    authorization: `${pair.publicKey}:${signSync(text, pair.secretKey)}`,
+    ...(options.prefer ? { prefer: options.prefer } : {}),
+  };
+  if (options.message) {
+    Object.assign(
+      headers,
+      signMessageSync(
+        { method: 'POST', url: URL_USERS, body: text },
+        {
+          keyId: pair.publicKey,
+          secretKey: pair.secretKey,
+          ...(options.nonce ? { nonce: options.nonce } : {}),
+        },
+      ),
+    );
+  }
+  return new Request(URL_USERS, { method: 'POST', headers, body: text });
+}
+
+describe('message signatures', () => {
+  const [any, strict] = pairs as [(typeof pairs)[0], (typeof pairs)[1]];
+
+  it('are optional on a pair whose policy is any, and required where it is required', async () => {
+    const service = createMockService({ institutions: pairs });
+    expect((await service.handle(request(any))).status).toBe(201);
+    expect((await service.handle(request(strict))).status).toBe(401);
+    expect((await service.handle(request(strict, { message: true }))).status).toBe(200);
+  });
+
+  it('refuse a replayed nonce and a signature over other bytes, with the one 401', async () => {
+    const service = createMockService({ institutions: pairs });
+    expect((await service.handle(request(strict, { message: true, nonce: 'once' }))).status).toBe(
+      201,
+    );
+    const replay = await service.handle(request(strict, { message: true, nonce: 'once' }));
+    expect(replay.status).toBe(401);
+    // A valid Authorization header, and a message signature over other bytes than those sent.
+    const signed = request(any, { message: true, text: body.replace('"Efua"', '"Esi"') });
+    const headers = new Headers(signed.headers);
+    headers.set('authorization', `${any.publicKey}:${signSync(body, any.secretKey)}`);
+    const refused = await service.handle(new Request(URL_USERS, { method: 'POST', headers, body }));
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({
+      detail: 'The Authorization header is missing or its signature does not verify.',
+    });
+  });
+
+  it('refuse a stale signature', async () => {
+    const service = createMockService({ institutions: pairs, now: () => Date.now() + 600_000 });
+    expect((await service.handle(request(strict, { message: true }))).status).toBe(401);
+  });
+});
+
+describe('Prefer: code=NNN', () => {
+  const [any] = pairs as [(typeof pairs)[0]];
+
+  it('answers the documented status with its example body and headers, and writes nothing', async () => {
+    const service = createMockService({ institutions: pairs });
+    const answer = await service.handle(request(any, { prefer: 'code=429' }));
+    expect(answer.status).toBe(429);
+    expect(answer.headers.get('retry-after')).toBe('1');
+    expect(answer.headers.get('ratelimit')).toMatch(/^"per-institution";r=\d+;t=\d+$/);
+    expect(await answer.json()).toMatchObject({ type: 'urn:institution-api:problem:rate-limited' });
+    expect(service.directory.size).toBe(0);
+  });
+
+  it('picks a named example, and refuses an undocumented code naming the header', async () => {
+    const service = createMockService({ institutions: pairs });
+    const conflict = await service.handle(
+      request(any, { prefer: 'code=409, example=ConflictProblem' }),
+    );
+    expect(await conflict.json()).toMatchObject({ detail: expect.stringMatching(/email/i) });
+    const teapot = await service.handle(request(any, { prefer: 'code=418' }));
+    expect(teapot.status).toBe(400);
+    expect((await teapot.json()).errors[0].path).toBe('/headers/prefer');
+  });
+
+  it('is answered only after the signature verified', async () => {
+    const service = createMockService({ institutions: pairs });
+    const unsigned = new Request(URL_USERS, {
+      method: 'POST',
+      headers: { prefer: 'code=201' },
+      body,
+    });
+    expect((await service.handle(unsigned)).status).toBe(401);
+  });
+});
+
+it('reset forgets every user', async () => {
+  const [any] = pairs as [(typeof pairs)[0]];
+  const service = createMockService({ institutions: pairs });
+  expect((await service.handle(request(any))).status).toBe(201);
+  expect((await service.handle(request(any))).status).toBe(200);
+  service.reset();
+  expect((await service.handle(request(any))).status).toBe(201);
+});
