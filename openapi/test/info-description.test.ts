@@ -53,7 +53,10 @@ describe('the Assumptions section', () => {
     ['field bounds', '64 KiB'],
     ['absent fields', "schema's `default`"],
     ['details follow the spec', 'needs no code change and\n  no migration'],
-    ['a required field or a rename breaks', 'a new required field or a rename is a breaking change'],
+    [
+      'a required field or a rename breaks',
+      'a new required field or a rename is a breaking change',
+    ],
     ['signature', 'HMAC-SHA256'],
     ['other algorithms', '`sha512`'],
     ['replay', 'replayed'],
