@@ -9,6 +9,7 @@ import { loadMigrations, migrationsDir } from '../../src/storage/migrations.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import { inPostgresTransaction, migratePostgres } from '../../src/storage/postgres-database.js';
 import { createPostgresStorage } from '../../src/storage/postgres-storage.js';
+import { detailsMigrationContract } from './details-migration-contract.js';
 import { institution, person, testKeyring } from './fixtures.js';
 import { migrationContract } from './migration-contract.js';
 import { type RawSecretRow, storageContract } from './storage-contract.js';
@@ -112,6 +113,28 @@ describe.skipIf(skipReason)(
                 'SELECT version, name FROM schema_migrations ORDER BY version',
               )
             ).rows,
+        };
+      });
+    });
+
+    describe('the details document on PostgreSQL', () => {
+      let round = 0;
+      detailsMigrationContract('postgres', async () => {
+        round += 1;
+        await createDatabase(`details_${round}`);
+        const pool = poolOn(`details_${round}`);
+        return {
+          migrate: async (migrations) => void (await migratePostgres(pool, migrations)),
+          run: async (sql, params) => void (await pool.query(sql, params)),
+          storage: async () => {
+            const own = new pg.Pool({
+              connectionString: url.replace(/\/postgres$/, `/details_${round}`),
+            });
+            await migratePostgres(own, await loadMigrations(migrationsDir('postgres')));
+            return createPostgresStorage(own, testKeyring());
+          },
+          id: (n) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+          boolean: (value) => value,
         };
       });
     });
