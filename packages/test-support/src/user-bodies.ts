@@ -1,18 +1,28 @@
 /**
- * The one builder of valid user bodies for tests and benchmarks: the spec's own named examples
- * (from the bundled spec the types package ships), so a field the spec adds to them is in every
- * body, and no test types out a user that a change of the contract would have to find.
+ * The one builder of valid user bodies for tests and benchmarks: the spec's own named examples,
+ * read from the bundle every workspace builds from (`openapi/dist/openapi.json`), so a field the
+ * spec adds to them is in every body, and no test types out a user that a change of the contract
+ * would have to find.
  */
 import { randomInt } from 'node:crypto';
-import {
-  openapiDocument,
-  type UserCreated,
-  type UserInput,
-  type UserUpdated,
-} from '@institution-api/types';
+import { readFileSync } from 'node:fs';
+import type { UserCreated, UserInput, UserUpdated } from '@institution-api/types';
+
+/**
+ * The bundled spec. Read from its file rather than imported from the types package, which is
+ * built from it: this package is a dependency of the spec's own tests.
+ */
+const openapiDocument = JSON.parse(
+  readFileSync(new URL('../../../openapi/dist/openapi.json', import.meta.url), 'utf8'),
+) as {
+  paths: Record<string, unknown>;
+  components: { examples?: Record<string, unknown> };
+};
 
 type Schema = Record<string, unknown>;
-type Operation = { requestBody?: { content?: Record<string, { examples?: Record<string, Schema> }> } };
+type Operation = {
+  requestBody?: { content?: Record<string, { examples?: Record<string, Schema> }> };
+};
 
 /** The spec's named example `name` (`components.examples`), a fresh copy each call. */
 export function specExample<T = unknown>(name: string): T {
