@@ -1,10 +1,11 @@
 import type { User } from '@institution-api/client';
+import type { UserDetailsModel } from '@institution-api/types/user-details';
 import type fc from 'fast-check';
 import type { CheckId, Outcome } from '../../checks/catalog.js';
 import type { Institution } from '../../http/authorization.js';
 import type { Exchange } from '../../http/exchange.js';
 import {
-  answeredDetails,
+  answerDifferences,
   asPerson,
   CARD_FIELD,
   detailDifferences,
@@ -45,6 +46,8 @@ export interface Model {
 /** The system under test as the commands reach it, and what they saw. */
 export interface Real {
   context: RunContext;
+  /** A user's details as the spec under test describes them (storedDetails, answerDifferences). */
+  details: UserDetailsModel;
   create: Operation;
   update: Operation;
   link: Link;
@@ -141,10 +144,7 @@ function expectExistingUser(
       exchange,
     );
   }
-  const differences = detailDifferences(
-    person.stored,
-    answeredDetails(answer, person.stored.monthlyIncome) ?? {},
-  );
+  const differences = answerDifferences(person.stored, answer, 'created', real.details);
   if (differences.length > 0) {
     fail(
       check,
@@ -176,11 +176,8 @@ export class CreateNew implements Command {
         exchange,
       );
     }
-    const stored = storedDetails(body);
-    const differences = detailDifferences(
-      stored,
-      answeredDetails(answer, body.monthlyIncome) ?? {},
-    );
+    const stored = storedDetails(body, real.details);
+    const differences = answerDifferences(stored, answer, 'created', real.details);
     if (differences.length > 0) {
       fail(
         check,
@@ -245,8 +242,8 @@ export class Update implements Command {
         exchange,
       );
     }
-    const stored = storedDetails(body);
-    const differences = detailDifferences(stored, answeredDetails(json(exchange)) ?? {});
+    const stored = storedDetails(body, real.details);
+    const differences = answerDifferences(stored, json(exchange), 'updated', real.details);
     if (differences.length > 0) {
       fail(
         check,

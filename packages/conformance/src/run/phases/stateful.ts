@@ -1,3 +1,4 @@
+import { deriveUserDetailsModel, type UserDetailsModel } from '@institution-api/types/user-details';
 import fc from 'fast-check';
 import { schemaArbitrary } from '../../generate/schema-arbitrary.js';
 import type { Contract, Operation } from '../../spec/contract.js';
@@ -50,7 +51,7 @@ const sequences = (maxExamples: number) => Math.max(1, Math.ceil(maxExamples / 2
 /** Runs commands against a fresh model; a broken expectation ends the sequence as its failure. */
 async function runSequence(
   context: RunContext,
-  pair: NonNullable<ReturnType<typeof statefulPair>>,
+  pair: NonNullable<ReturnType<typeof statefulPair>> & { details: UserDetailsModel },
   commands: Iterable<fc.AsyncCommand<Model, Real, boolean>>,
 ): Promise<ExampleResult> {
   const real: Real = { context, ...pair, exchanges: [], outcomes: [], steps: [] };
@@ -92,6 +93,14 @@ export async function statefulPhase(context: RunContext): Promise<void> {
       );
     return;
   }
+  // What the service must store and answer is read from the spec under test.
+  let details: UserDetailsModel;
+  try {
+    details = deriveUserDetailsModel(context.contract.document);
+  } catch (error) {
+    for (const check of ids) context.results.skip(check, '(run)', (error as Error).message);
+    return;
+  }
   const { create, update, link } = pair;
   const createBodies = context.bodies.get(create) as fc.Arbitrary<unknown>;
   const updateBodies = context.bodies.get(update) as fc.Arbitrary<unknown>;
@@ -130,7 +139,7 @@ export async function statefulPhase(context: RunContext): Promise<void> {
     arbitrary: fc.tuple(createBodies, updateBodies, createBodies),
     numRuns: 1,
     execute: ([first, second, third]) =>
-      runSequence(context, pair, [
+      runSequence(context, { ...pair, details }, [
         new CreateNew(first),
         new Update(0, second),
         new CreateAgain(0, third, 1),
@@ -143,6 +152,7 @@ export async function statefulPhase(context: RunContext): Promise<void> {
     operation: `${create.id}+${update.id}`,
     arbitrary: fc.tuple(createBodies, fc.commands(commands, { maxCommands: 10, size: 'medium' })),
     numRuns: sequences(context.maxExamples),
-    execute: ([first, sequence]) => runSequence(context, pair, [new CreateNew(first), ...sequence]),
+    execute: ([first, sequence]) =>
+      runSequence(context, { ...pair, details }, [new CreateNew(first), ...sequence]),
   });
 }
