@@ -172,13 +172,49 @@ export function withDefaults(
   const complete: Record<string, unknown> = { ...value };
   for (const field of fields) {
     const given = complete[field.name];
-    if (given === undefined) {
-      if (field.absent) complete[field.name] = copyOf(field.absent.value);
-    } else if (field.fields && isPlainObject(given)) {
-      complete[field.name] = withDefaults(field.fields, given);
-    }
+    const filled = presentValue(field, given);
+    if (filled !== given) complete[field.name] = filled;
   }
   return complete;
+}
+
+/**
+ * The value of one field as {@link withDefaults} leaves it: `given`, or its absent value when
+ * undefined, an object completed with its fields' absent values (`given` itself when it lacks
+ * none). Undefined when absent with no absent value.
+ */
+export function presentValue(field: DetailField, given: unknown): unknown {
+  if (given === undefined) return field.absent ? copyOf(field.absent.value) : undefined;
+  if (field.fields && isPlainObject(given)) {
+    for (const nested of field.fields) {
+      const value = given[nested.name];
+      if (value === undefined ? nested.absent !== undefined : nested.fields !== undefined) {
+        return withDefaults(field.fields, given);
+      }
+    }
+  }
+  return given;
+}
+
+/** Each answer key with the field it carries, resolved once per model. */
+const resolvedAnswers = new WeakMap<
+  UserDetailsModel,
+  Record<AnswerShape, { key: AnswerKey; field?: DetailField }[]>
+>();
+
+function resolved(model: UserDetailsModel, shape: AnswerShape) {
+  let shapes = resolvedAnswers.get(model);
+  if (!shapes) {
+    const fields = new Map(model.input.map((field) => [field.name, field]));
+    const resolve = (keys: readonly AnswerKey[]) =>
+      keys.map((key) => {
+        const field = key.field === undefined ? undefined : fields.get(key.field);
+        return field ? { key, field } : { key };
+      });
+    shapes = { created: resolve(model.answers.created), updated: resolve(model.answers.updated) };
+    resolvedAnswers.set(model, shapes);
+  }
+  return shapes[shape];
 }
 
 /**
@@ -193,14 +229,13 @@ export function answerOf(
   details: Readonly<Record<string, unknown>>,
   own: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
-  const complete = withDefaults(model.input, details);
   const answer: Record<string, unknown> = {};
-  for (const { key, field, dateTime, required } of model.answers[shape]) {
-    let value = field === undefined ? own[key] : complete[field];
-    if (dateTime && typeof value === 'string') value = dateAsDateTime(value);
-    if (value !== undefined) answer[key] = value;
-    else if (required) {
-      throw new Error(`The ${answerSchemas[shape]} answer needs ${key}, which has no value.`);
+  for (const { key, field } of resolved(model, shape)) {
+    let value = field === undefined ? own[key.key] : presentValue(field, details[field.name]);
+    if (key.dateTime && typeof value === 'string') value = dateAsDateTime(value);
+    if (value !== undefined) answer[key.key] = value;
+    else if (key.required) {
+      throw new Error(`The ${answerSchemas[shape]} answer needs ${key.key}, which has no value.`);
     }
   }
   return answer;

@@ -5,6 +5,7 @@ import {
   canonicalKeys,
   dateOf,
   deriveUserDetailsModel,
+  presentValue,
   userDetailsModel,
   withDefaults,
 } from '../src/user-details.js';
@@ -194,6 +195,27 @@ describe('withDefaults', () => {
     const first = withDefaults(userDetailsModel.input, {});
     (first.kyc as Schema).occupation = 'changed';
     expect((withDefaults(userDetailsModel.input, {}).kyc as Schema).occupation).toBeNull();
+  });
+});
+
+describe('presentValue', () => {
+  const kyc = userDetailsModel.input.find((field) => field.name === 'kyc');
+  const gender = userDetailsModel.input.find((field) => field.name === 'gender');
+
+  it('is the absent value of a field left out, and the value given otherwise', () => {
+    if (!gender || !kyc) throw new Error('the spec has no gender or kyc');
+    expect(presentValue(gender, undefined)).toBeNull();
+    expect(presentValue(gender, 'female')).toBe('female');
+    expect(presentValue(kyc, undefined)).toEqual(withDefaults(userDetailsModel.input, {}).kyc);
+  });
+
+  it('completes an object that lacks a field, and gives back one that lacks none as it is', () => {
+    if (!kyc) throw new Error('the spec has no kyc');
+    const partial = { occupation: 'Trader' };
+    expect(presentValue(kyc, partial)).toEqual({ ...withDefaults(kyc.fields ?? [], partial) });
+    expect(partial).toEqual({ occupation: 'Trader' });
+    const complete = withDefaults(kyc.fields ?? [], partial);
+    expect(presentValue(kyc, complete)).toBe(complete);
   });
 });
 

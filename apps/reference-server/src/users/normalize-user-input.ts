@@ -1,11 +1,9 @@
 import type { UserInput } from '@institution-api/types';
-import { userDetailsModel, withDefaults } from '@institution-api/types/user-details';
+import { presentValue, userDetailsModel } from '@institution-api/types/user-details';
 import type { AccountDetails, UserDetails } from '../storage/types.js';
 
-/** The request fields of the payout account (spec: the properties of `UserInput`'s variants). */
-const accountFields = new Set(
-  userDetailsModel.input.filter((field) => field.account).map((field) => field.name),
-);
+/** The request's fields but the payout account's (spec: the properties of `UserInput`'s variants). */
+const detailFields = userDetailsModel.input.filter((field) => !field.account);
 
 /**
  * A Ghanaian mobile number in the international form the service stores and returns,
@@ -35,9 +33,11 @@ export function normalizeGhanaCardNumber(value: string): string {
  * number is a mobile number for MOMO (spec: Assumptions, "MOMO accounts").
  */
 export function normalizeUserInput(input: UserInput): UserDetails {
+  const body = input as Readonly<Record<string, unknown>>;
   const details: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(withDefaults(userDetailsModel.input, input))) {
-    if (!accountFields.has(name)) details[name] = value;
+  for (const field of detailFields) {
+    const value = presentValue(field, body[field.name]);
+    if (value !== undefined) details[field.name] = value;
   }
   return {
     ...(details as Omit<UserDetails, 'account'>),
