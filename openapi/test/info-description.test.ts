@@ -116,6 +116,12 @@ describe('the Assumptions section', () => {
     ['gender', 'free nullable string'],
     ['MOMO accounts', "wallet's mobile number"],
     ['field bounds', '64 KiB'],
+    ['absent fields', "schema's `default`"],
+    ['details follow the spec', 'needs no code change and\n  no migration'],
+    [
+      'a required field or a rename breaks',
+      'a new required field or a rename is a breaking change',
+    ],
     ['signature', 'HMAC-SHA256'],
     ['other algorithms', '`sha512`'],
     ['replay', 'replayed'],

@@ -32,6 +32,19 @@ ajv.addFormat('double', { type: 'number', validate: (n: number) => Number.isFini
 for (const field of ['openapi', 'info', 'servers', 'tags', 'security', 'paths', 'components']) {
   ajv.addKeyword(field);
 }
+// Specification extensions (`x-input-field` on a schema property) are annotations too.
+const extensions = new Set<string>();
+const collectExtensions = (value: unknown): void => {
+  if (Array.isArray(value)) value.forEach(collectExtensions);
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      if (key.startsWith('x-')) extensions.add(key);
+      collectExtensions(child);
+    }
+  }
+};
+collectExtensions(spec.components);
+for (const keyword of extensions) ajv.addKeyword(keyword);
 ajv.addSchema(spec, 'spec');
 
 export function schemaValidator(name: string): ValidateFunction {

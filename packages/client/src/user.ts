@@ -13,6 +13,7 @@ import type {
   UserCreated,
   UserUpdated,
 } from '@institution-api/types';
+import { canonicalKeys, userDetailsModel, withDefaults } from '@institution-api/types/user-details';
 
 /**
  * The payout account in one camelCase shape (the update response's key names), with `bankName`
@@ -26,14 +27,18 @@ export interface UserAccount extends Omit<AccountUpdated, 'bankName'> {
 /** The KYC details with all five keys present, `null` when unknown (spec: `Kyc`). */
 export type UserKyc = { [K in keyof Kyc]-?: Exclude<Kyc[K], undefined> };
 
+/** Every key present: a key an answer may leave out reads as its absent value. */
+type Present<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
+
 /**
- * A user as either operation returns it, in one camelCase shape: the profile image is `image`
- * (create calls it `userImage`), `documents` is `[]` when the answer has none (update), and
- * `monthlyIncome` is `null` when the answer does not carry it (create; on a `200` create the
- * stored income may differ from the one sent, so the request's value is not substituted).
+ * A user as either operation returns it, in one camelCase shape: the update answer's keys (the
+ * profile image is `image`, which create calls `userImage`), with `documents` (`[]` when the
+ * answer has none: update) and `monthlyIncome` (`null` when the answer does not carry it: create;
+ * on a `200` create the stored income may differ from the one sent, so the request's value is not
+ * substituted). A field the spec adds to both answers is a key of `User` too.
  */
 export interface User
-  extends Omit<UserUpdated, 'kyc' | 'account' | 'monthlyIncome'>,
+  extends Present<Omit<UserUpdated, 'kyc' | 'account' | 'monthlyIncome'>>,
     Pick<UserCreated, 'documents'> {
   /** Know-your-customer details, every key present. */
   kyc: UserKyc;
@@ -49,47 +54,48 @@ export interface User
  */
 export type UserWithIncome = User & { monthlyIncome: number };
 
+/** The keys of a {@link User}, with their spellings in either answer, read from the spec. */
+const userKeys = canonicalKeys(userDetailsModel);
+
 /**
  * One canonical {@link User} from a create (`UserCreated`) or an update (`UserUpdated`) answer.
- * Each difference is detected per field rather than by guessing the shape once, so an answer
- * that mixes the two (say, a future create that adopts camelCase account keys) still reads
- * correctly. Keys come out in the same order whatever the input, so serialized users compare
- * equal too. From an update answer the result is typed {@link UserWithIncome}.
+ * Its keys are those the spec's two answer schemas list (`@institution-api/types/user-details`),
+ * so a field the spec adds is read with no change here. Each difference is detected per key rather
+ * than by guessing the shape once, so an answer that mixes the two (say, a future create that
+ * adopts camelCase account keys) still reads correctly. A key the answer leaves out reads as the
+ * request field's absent value (spec: Assumptions, "Absent fields": `null`, `false`, a kyc of
+ * nulls), `[]` for a list, `null` otherwise. Keys come out in the same order whatever the input,
+ * so serialized users compare equal too. From an update answer the result is typed
+ * {@link UserWithIncome}.
  */
 export function normalizeUser(user: UserUpdated): UserWithIncome;
 export function normalizeUser(user: UserCreated | UserUpdated): User;
 export function normalizeUser(user: UserCreated | UserUpdated): User {
-  return {
-    id: user.id,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    otherName: user.otherName ?? null,
-    email: user.email,
-    gender: user.gender ?? null,
-    dateOfBirth: user.dateOfBirth ?? null,
-    kyc: normalizeKyc(user.kyc),
-    mobileNumber: user.mobileNumber ?? null,
-    ghanaCardNumber: user.ghanaCardNumber ?? null,
-    ghanaCardImage: user.ghanaCardImage ?? null,
-    image: ('userImage' in user ? user.userImage : user.image) ?? null,
-    isGhanaCardVerified: user.isGhanaCardVerified,
-    documents: 'documents' in user ? user.documents : [],
-    monthlyIncome: 'monthlyIncome' in user ? user.monthlyIncome : null,
-    account: user.account ? normalizeAccount(user.account) : null,
-    createdAt: user.createdAt ?? null,
-  };
+  const answer = user as unknown as Record<string, unknown>;
+  const read: Record<string, unknown> = {};
+  for (const { name, spellings, field, list } of userKeys) {
+    let value: unknown;
+    for (const spelling of spellings) {
+      value = answer[spelling];
+      if (value !== undefined) break;
+    }
+    if (name === 'account') {
+      value = value ? normalizeAccount(value as AccountCreated | AccountUpdated) : null;
+    } else if (value === undefined) {
+      value = list ? [] : field?.absent ? withDefaults([field], {})[name] : null;
+    } else if (field?.fields && isPlainObject(value)) {
+      value = withDefaults(field.fields, value);
+    }
+    read[name] = value;
+  }
+  return read as unknown as User;
 }
 
-function normalizeKyc(kyc: Kyc | undefined): UserKyc {
-  return {
-    occupation: kyc?.occupation ?? null,
-    address: kyc?.address ?? null,
-    validFrom: kyc?.validFrom ?? null,
-    validTo: kyc?.validTo ?? null,
-    refNumber: kyc?.refNumber ?? null,
-  };
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The service's `account` object, snake_case (create) or camelCase (update), in one shape. */
 function normalizeAccount(account: AccountCreated | AccountUpdated): UserAccount {
   if ('account_type' in account) {
     return {

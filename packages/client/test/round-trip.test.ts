@@ -7,6 +7,7 @@ import {
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { distinctUserBody, userBodyExamples } from '@institution-api/test-support/user-bodies';
 import type { UserInput } from '@institution-api/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toUserInput } from '../src/user-input.js';
@@ -70,14 +71,7 @@ describe('toUserInput against the reference server', () => {
   });
 
   it('a user without an account keeps having none', async () => {
-    const created = await create({
-      email: 'yaw.asante@example.com',
-      firstName: 'Yaw',
-      lastName: 'Asante',
-      mobileNumber: '0201112233',
-      ghanaCardNumber: 'GHA-111222333-4',
-      monthlyIncome: 0,
-    });
+    const created = await create(distinctUserBody({}, userBodyExamples[2]));
     const { data, error } = await users.updateUser(created.id, {
       ...toUserInput({ ...created, monthlyIncome: 0 }),
       lastName: 'Asante-Mensah',

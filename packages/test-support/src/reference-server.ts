@@ -40,6 +40,11 @@ export interface ReferenceServerOptions {
    * CREDENTIALS_ENCRYPTION_KEY here, the server gets {@link testCredentialsEncryptionKey}.
    */
   env?: Record<string, string>;
+  /**
+   * The server's entry point: {@link referenceServerMain} unless given (the build of a copy with a
+   * changed spec, see spec-variant.ts).
+   */
+  main?: string;
 }
 
 /** A running reference server. */
@@ -60,13 +65,14 @@ export interface RunningServer {
 export async function startReferenceServer(
   options: ReferenceServerOptions,
 ): Promise<RunningServer> {
-  if (!existsSync(referenceServerMain)) {
+  const main = options.main ?? referenceServerMain;
+  if (!existsSync(main)) {
     throw new Error(
-      `${referenceServerMain} is missing: build it (npx turbo run build --filter=@institution-api/reference-server)`,
+      `${main} is missing: build it (npx turbo run build --filter=@institution-api/reference-server)`,
     );
   }
   const port = await freePort();
-  const child = spawn(process.execPath, [referenceServerMain], {
+  const child = spawn(process.execPath, [main], {
     env: {
       ...process.env,
       DATABASE_URL: options.databaseUrl ?? 'memory://',

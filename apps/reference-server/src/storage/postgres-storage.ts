@@ -42,15 +42,21 @@ import {
   prefixedAccountColumns,
   toStoredUser,
   type UserRow,
+  type UserWritableColumn,
+  userColumnNames,
   userColumnRecord,
   userColumnValues,
   userWritableColumns,
 } from './user-rows.js';
 
-/** PostgreSQL's side of the column types (see migrations/postgres/0001_initial.sql), as pg reads them. */
-const postgresCodec: ColumnCodec = {
-  toBoolean: (value) => value,
-  fromBoolean: (value) => value as boolean,
+/**
+ * PostgreSQL's side of the column types (see migrations/postgres/), as pg reads them: the details
+ * document is jsonb, which pg parses; written as the object itself (pg sends a parameter object as
+ * JSON, and the batched create's JSON array holds it as it is).
+ */
+const postgresCodec: ColumnCodec<Record<string, unknown>> = {
+  toDocument: (document) => document,
+  fromDocument: (value) => value as Record<string, unknown>,
   fromTimestamp: (value) => value as Date,
   fromTextArray: (value) => value as string[],
 };
@@ -61,21 +67,11 @@ const conflictFieldByConstraint: Record<string, ConflictError['field']> = {
   users_ghana_card_number_key: 'ghanaCardNumber',
 };
 
-/**
- * The user columns of table `alias` and its account's (`a`), as UserRow. Dates through to_char,
- * since pg would parse a `date` into a local-time Date.
- */
-const userRowColumns = (alias: string) => `
-  ${alias}.id, ${userWritableColumns
-    .map((column) =>
-      /^date_of_birth$|^kyc_valid_/.test(column)
-        ? `to_char(${alias}.${column}, 'YYYY-MM-DD') AS ${column}`
-        : `${alias}.${column}`,
-    )
-    .join(', ')},
-  ${alias}.documents, ${alias}.created_at, ${prefixedAccountColumns('a')}`;
+/** The user columns of table `alias` and its account's (`a`), as UserRow. */
+const userRowColumns = (alias: string) =>
+  `${userColumnNames.map((column) => `${alias}.${column}`).join(', ')}, ${prefixedAccountColumns('a')}`;
 
-/** After the writable columns ($3–$19): the account ($20–$24). */
+/** After the writable columns: the account's five parameters from `$from`. */
 const accountParameters = (from: number) => {
   const [type, number, network, bankName, name] = [0, 1, 2, 3, 4].map((i) => `$${from + i}`);
   return { type, values: `${type}::text, ${number}, ${network}, ${bankName}, ${name}` };
@@ -83,24 +79,11 @@ const accountParameters = (from: number) => {
 const writable = userWritableColumns.length;
 
 /** The SQL type of each writable column, for reading it out of a JSON batch. */
-const userColumnTypes: Record<(typeof userWritableColumns)[number], string> = {
+const userColumnTypes: Record<UserWritableColumn, string> = {
   email: 'text',
-  first_name: 'text',
-  last_name: 'text',
-  other_name: 'text',
-  gender: 'text',
-  date_of_birth: 'date',
   mobile_number: 'text',
   ghana_card_number: 'text',
-  monthly_income: 'double precision',
-  is_ghana_card_verified: 'boolean',
-  image: 'text',
-  ghana_card_image: 'text',
-  kyc_occupation: 'text',
-  kyc_address: 'text',
-  kyc_valid_from: 'date',
-  kyc_valid_to: 'date',
-  kyc_ref_number: 'text',
+  details: 'jsonb',
 };
 
 /** The fields of one create in the JSON array of {@link createSql}, beside the user's columns. */
@@ -128,9 +111,10 @@ const createFields = {
  * numbers' locks in one order; a create is matched to its user by the id it brought.
  *
  * It returns only which creates it inserted, and when: the rest of a new user is what the create
- * sent, stored as sent (the columns' types give back what they took: dates are checked calendar
- * days, text is text, numbers are doubles), so reading it back would be work for PostgreSQL and for
- * this process, on every create, to learn nothing. The creation time is `now()`, the statement's
+ * sent, stored as sent (text columns give back the text they took, and the details document the
+ * JSON it took: strings as they were, numbers as the shortest text that reads back as the same
+ * double), so reading it back would be work for PostgreSQL and for this process, on every
+ * create, to learn nothing. The creation time is `now()`, the statement's
  * transaction's start, which the `created_at` of both users and accounts default to: read once
  * per row here rather than returned by each insert and joined back.
  */
@@ -689,11 +673,10 @@ function storedUserOf(
   { id, account_id }: ReturnType<typeof createRow>,
   createdAt: Date,
 ): StoredUser {
-  const { account, kyc } = details;
+  const { account } = details;
   return {
     ...details,
     id,
-    kyc: { ...kyc },
     documents: [],
     createdAt,
     account: account && account_id ? { ...account, id: account_id, createdAt } : null,

@@ -50,14 +50,18 @@ import {
   toStoredUser,
   type UserColumns,
   type UserRow,
+  userColumnNames,
   userColumnValues,
   userWritableColumns,
 } from './user-rows.js';
 
-/** SQLite's side of the column types (see migrations/sqlite/0001_initial.sql). */
-const sqliteCodec: ColumnCodec<number> = {
-  toBoolean: (value) => (value ? 1 : 0),
-  fromBoolean: (value) => value === 1,
+/**
+ * SQLite's side of the column types (see migrations/sqlite/): the details document and the
+ * documents array are JSON text, timestamps ISO 8601 text.
+ */
+const sqliteCodec: ColumnCodec<string> = {
+  toDocument: (document) => JSON.stringify(document),
+  fromDocument: (value) => JSON.parse(value as string) as Record<string, unknown>,
   fromTimestamp: (value) => new Date(value as string),
   fromTextArray: (value) => JSON.parse(value as string) as string[],
 };
@@ -66,7 +70,6 @@ const sqliteCodec: ColumnCodec<number> = {
 const uniqueViolation = 2067;
 
 const now = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
-const userColumnNames = ['id', ...userWritableColumns, 'documents', 'created_at'];
 /** The columns of {@link UserColumns}, of table `alias`. */
 const userColumns = (alias: string) => userColumnNames.map((c) => `${alias}.${c}`).join(', ');
 const accountReturning = prefixedAccountColumns('accounts');

@@ -1,28 +1,23 @@
+import type { components } from '@institution-api/types';
+
 /**
  * The storage contract between the HTTP layer and the database: plain, already-validated values in,
  * stored values out. The HTTP layer maps these to the two response shapes of the interface document
  * (2.3/2.4); nothing here knows about HTTP.
  */
 
+type Schemas = components['schemas'];
+
 /** Payout account kinds of the interface document, section 2.4. */
-export type AccountType = 'MOMO' | 'BANK';
+export type AccountType = Schemas['AccountType'];
 
 /** Mobile money networks of the interface document, section 2.1. */
-export type MobileNetwork = 'MTN' | 'AIRTEL_TIGO' | 'TELECEL';
-
-/** KYC details (document 2.2; types decided in DECISIONS.md "kyc fields"). Dates are 'YYYY-MM-DD'. */
-export interface Kyc {
-  occupation: string | null;
-  address: string | null;
-  validFrom: string | null;
-  validTo: string | null;
-  refNumber: string | null;
-}
+export type MobileNetwork = Schemas['MobileNetwork'];
 
 /** The one payout account a user may have (document 2.1 rules 1-3, 2.4). */
 export interface AccountDetails {
   type: AccountType;
-  /** A MOMO account number is the wallet's mobile number, '+233…' (DECISIONS.md "MOMO accounts"). */
+  /** A MOMO account number is the wallet's mobile number, '+233…' (spec: Assumptions, "MOMO accounts"). */
   number: string;
   network: MobileNetwork | null;
   bankName: string | null;
@@ -35,39 +30,33 @@ export interface StoredAccount extends AccountDetails {
   createdAt: Date;
 }
 
+/** The request fields of the payout account (spec: the properties of `UserInput`'s variants). */
+type AccountField = keyof Schemas['NoAccountDetails'];
+
 /**
- * A user's details, already validated and normalized by the HTTP layer: mobileNumber '+233XXXXXXXXX',
- * ghanaCardNumber 'GHA-123456789-0', dateOfBirth 'YYYY-MM-DD' or null, MOMO account number '+233…'
- * (DECISIONS.md "mobileNumber", "ghanaCardNumber", "dateOfBirth"); dates from 0001-01-01 to
- * 9999-12-31, the range both engines store. Strings are stored and read back byte for byte
- * (DECISIONS.md "text"); each must be well-formed Unicode (a lone surrogate cannot be encoded as
- * UTF-8) and free of U+0000 (PostgreSQL text cannot hold it): the HTTP layer refuses both as bad
- * fields, since the database would alter the one and fail on the other.
+ * A user's details, already validated and normalized by the HTTP layer (spec: `UserInput`), every
+ * absent optional field given its absent value (spec: Assumptions, "Absent fields"):
+ * mobileNumber '+233XXXXXXXXX', ghanaCardNumber 'GHA-123456789-0', a MOMO account number '+233…';
+ * dates 'YYYY-MM-DD' from 0001-01-01 to 9999-12-31. The account fields are gathered into `account`.
+ *
+ * The storage keeps `email`, `mobileNumber` and `ghanaCardNumber` in columns of their own, which
+ * recognize a person and keep an email to one user, and every other field as one JSON document
+ * beside them, as it was sent: a field the spec adds is stored with no change here (spec:
+ * Assumptions, "Details follow the spec"). Strings are stored and read back byte for byte; each
+ * must be well-formed Unicode and free of U+0000 (PostgreSQL cannot hold it): the HTTP layer
+ * refuses both as bad fields, since the database would alter the one and fail on the other.
  */
-export interface UserDetails {
-  email: string;
-  firstName: string;
-  lastName: string;
-  otherName: string | null;
-  gender: string | null;
-  dateOfBirth: string | null;
-  mobileNumber: string;
-  ghanaCardNumber: string;
-  monthlyIncome: number;
-  isGhanaCardVerified: boolean;
-  image: string | null;
-  ghanaCardImage: string | null;
-  kyc: Kyc;
+export type UserDetails = Omit<Schemas['UserInput'], AccountField> & {
   account: AccountDetails | null;
-}
+};
 
 /** A user as stored, with what the database owns: id, documents, account identity, creation time. */
-export interface StoredUser extends Omit<UserDetails, 'account'> {
+export type StoredUser = Omit<UserDetails, 'account'> & {
   id: string;
   documents: string[];
   account: StoredAccount | null;
   createdAt: Date;
-}
+};
 
 /**
  * A write would give a user a value that belongs to another user (DECISIONS.md "unique email";

@@ -1,9 +1,13 @@
 import type { UserInput } from '@institution-api/types';
+import { presentValue, userDetailsModel } from '@institution-api/types/user-details';
 import type { AccountDetails, UserDetails } from '../storage/types.js';
+
+/** The request's fields but the payout account's (spec: the properties of `UserInput`'s variants). */
+const detailFields = userDetailsModel.input.filter((field) => !field.account);
 
 /**
  * A Ghanaian mobile number in the international form the service stores and returns,
- * `+233XXXXXXXXX` (DECISIONS.md "mobileNumber"). The input has passed the spec's
+ * `+233XXXXXXXXX` (spec: Assumptions, "mobileNumber"). The input has passed the spec's
  * `GhanaMobileNumber` pattern, so it is `0`, `233` or `+233` followed by the 9-digit national part.
  */
 export function normalizeMobileNumber(value: string): string {
@@ -12,7 +16,7 @@ export function normalizeMobileNumber(value: string): string {
 
 /**
  * A Ghana Card number as stored and returned, `GHA-123456789-0`: upper case, with both dashes
- * (DECISIONS.md "ghanaCardNumber"). It is also the key that recognizes an existing user, so
+ * (spec: Assumptions, "ghanaCardNumber"). It is also the key that recognizes an existing user, so
  * `gha1234567890` and `GHA-123456789-0` must become the same string.
  */
 export function normalizeGhanaCardNumber(value: string): string {
@@ -21,33 +25,24 @@ export function normalizeGhanaCardNumber(value: string): string {
 }
 
 /**
- * The validated request body (spec: `UserInput`) as the complete details storage keeps.
- *
- * Every optional field that is absent becomes its empty value (null, `false`, a kyc object of
- * nulls), because update REPLACES a user's details (spec: updateUser; DECISIONS.md). Numbers are
- * normalized as above; a MOMO account number is a mobile number too ("MOMO accounts").
+ * The validated request body (spec: `UserInput`) as the complete details storage keeps: every
+ * field of the request, each optional one that is absent given its absent value (spec:
+ * Assumptions, "Absent fields": null, `false`, a kyc object of nulls), because update REPLACES a
+ * user's details (spec: updateUser). The fields are the spec's, not listed here, so a field it
+ * adds is kept too. Numbers are normalized as above; the account fields become `account`, whose
+ * number is a mobile number for MOMO (spec: Assumptions, "MOMO accounts").
  */
 export function normalizeUserInput(input: UserInput): UserDetails {
+  const body = input as Readonly<Record<string, unknown>>;
+  const details: Record<string, unknown> = {};
+  for (const field of detailFields) {
+    const value = presentValue(field, body[field.name]);
+    if (value !== undefined) details[field.name] = value;
+  }
   return {
-    email: input.email,
-    firstName: input.firstName,
-    lastName: input.lastName,
-    otherName: input.otherName ?? null,
-    gender: input.gender ?? null,
-    dateOfBirth: input.dateOfBirth ?? null,
+    ...(details as Omit<UserDetails, 'account'>),
     mobileNumber: normalizeMobileNumber(input.mobileNumber),
     ghanaCardNumber: normalizeGhanaCardNumber(input.ghanaCardNumber),
-    monthlyIncome: input.monthlyIncome,
-    isGhanaCardVerified: input.isGhanaCardVerified ?? false,
-    image: input.image ?? null,
-    ghanaCardImage: input.ghanaCardImage ?? null,
-    kyc: {
-      occupation: input.kyc?.occupation ?? null,
-      address: input.kyc?.address ?? null,
-      validFrom: input.kyc?.validFrom ?? null,
-      validTo: input.kyc?.validTo ?? null,
-      refNumber: input.kyc?.refNumber ?? null,
-    },
     account: accountOf(input),
   };
 }

@@ -1,27 +1,18 @@
 import type { UserCreated } from '@institution-api/types';
+import { answerOf, userDetailsModel } from '@institution-api/types/user-details';
 import type { StoredUser } from '../storage/types.js';
-import { dateOfBirthAsDateTime, kycOf } from './user-fields.js';
 
 /**
  * A stored user in the create response shape (spec: `UserCreated`; interface document 2.3 and
- * 2.4): snake_case account keys, the profile image as `userImage`, `documents`, and no
- * `monthlyIncome`. It differs from the update shape on purpose; clients must tolerate both.
+ * 2.4): each key the schema lists, in its order, as the details model reads the schema (the
+ * profile image as `userImage`, `dateOfBirth` as a date-time, no `monthlyIncome`; spec:
+ * Assumptions, "Details follow the spec"), with the service's own `id`, `documents`, account with
+ * snake_case keys, and `createdAt`. It differs from the update shape on purpose; clients must
+ * tolerate both.
  */
 export function toUserCreated(user: StoredUser): UserCreated {
-  return {
+  return answerOf(userDetailsModel, 'created', user, {
     id: user.id,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    otherName: user.otherName,
-    email: user.email,
-    gender: user.gender,
-    dateOfBirth: dateOfBirthAsDateTime(user.dateOfBirth),
-    kyc: kycOf(user),
-    mobileNumber: user.mobileNumber,
-    ghanaCardNumber: user.ghanaCardNumber,
-    ghanaCardImage: user.ghanaCardImage,
-    userImage: user.image,
-    isGhanaCardVerified: user.isGhanaCardVerified,
     documents: [...user.documents],
     account: user.account && {
       id: user.account.id,
@@ -33,5 +24,5 @@ export function toUserCreated(user: StoredUser): UserCreated {
       created_at: user.account.createdAt.toISOString(),
     },
     createdAt: user.createdAt.toISOString(),
-  };
+  }) as UserCreated;
 }

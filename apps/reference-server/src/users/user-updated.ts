@@ -1,31 +1,21 @@
 import type { AccountUpdated, UserUpdated } from '@institution-api/types';
+import { answerOf, userDetailsModel } from '@institution-api/types/user-details';
 import type { StoredUser } from '../storage/types.js';
-import { dateOfBirthAsDateTime, kycOf } from './user-fields.js';
 
 /**
  * A stored user in the update response shape (spec: `UserUpdated`; the interface document's update
- * example): camelCase account keys, the profile image as `image`, `monthlyIncome`, and no
- * `documents`. As in that example, the account's `bankName` key is left out when it has no value.
+ * example): each key the schema lists, in its order, as the details model reads the schema (the
+ * profile image as `image`, `dateOfBirth` as a date-time, `monthlyIncome`, no `documents`; spec:
+ * Assumptions, "Details follow the spec"), with the service's own `id`, account with camelCase
+ * keys, and `createdAt`. As in that example, the account's `bankName` key is left out when it has
+ * no value.
  */
 export function toUserUpdated(user: StoredUser): UserUpdated {
-  return {
+  return answerOf(userDetailsModel, 'updated', user, {
     id: user.id,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    otherName: user.otherName,
-    email: user.email,
-    gender: user.gender,
-    dateOfBirth: dateOfBirthAsDateTime(user.dateOfBirth),
-    kyc: kycOf(user),
-    mobileNumber: user.mobileNumber,
-    ghanaCardNumber: user.ghanaCardNumber,
-    ghanaCardImage: user.ghanaCardImage,
-    image: user.image,
-    isGhanaCardVerified: user.isGhanaCardVerified,
-    monthlyIncome: user.monthlyIncome,
     account: user.account && accountUpdated(user.account),
     createdAt: user.createdAt.toISOString(),
-  };
+  }) as UserUpdated;
 }
 
 function accountUpdated(account: NonNullable<StoredUser['account']>): AccountUpdated {

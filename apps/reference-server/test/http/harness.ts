@@ -6,6 +6,7 @@ import {
   signMessageSync,
   signSync,
 } from '@institution-api/signing/node';
+import { distinctUserBody } from '@institution-api/test-support/user-bodies';
 import { openapiDocument, type UserInput } from '@institution-api/types';
 import { createSpecSchemas } from '@institution-api/types/spec-ajv';
 import { createApp } from '../../src/app.js';
@@ -199,48 +200,35 @@ export async function startTestServer(
   };
 }
 
-let sequence = 0;
+/** The fields UserInput requires, as the spec lists them. */
+const requiredFields = specSchemas.schema('UserInput').required as string[];
 
 /**
- * A distinct valid create body each call (own card number, email and wallet), written the way a
- * client might: local mobile number, card number without dashes in lower case.
+ * A distinct valid create body each call with the fields UserInput requires only (the spec's MOMO
+ * request example's values, test-support's builder: own card number and email), written the way
+ * a client might: the card number without dashes in lower case.
  */
 export function newUser(overrides: Record<string, unknown> = {}): UserInput {
-  sequence += 1;
-  const serial = String(100_000_000 + ((process.pid * 1000 + sequence) % 900_000_000)).slice(-9);
+  const full = distinctUserBody() as Record<string, unknown>;
+  const body = Object.fromEntries(requiredFields.map((field) => [field, full[field]]));
   return {
-    email: `kofi.${process.pid}.${sequence}@example.com`,
-    firstName: 'Kofi',
-    lastName: 'Asante',
-    mobileNumber: '0241234567',
-    ghanaCardNumber: `gha${serial}${sequence % 10}`,
-    monthlyIncome: 1800.5,
+    ...body,
+    ghanaCardNumber: String(body.ghanaCardNumber).replaceAll('-', '').toLowerCase(),
     ...overrides,
   } as UserInput;
 }
 
-/** A full MOMO body with every optional field, as in the spec's `MomoAccountUser` example. */
+/**
+ * A distinct full MOMO body with every optional field: the spec's `MomoAccountUser` example
+ * (test-support's builder), with the card number as {@link newUser} writes it.
+ */
 export function fullMomoUser(overrides: Record<string, unknown> = {}): UserInput {
-  return newUser({
-    otherName: 'Yaw',
-    gender: 'male',
-    dateOfBirth: '1991-02-03',
-    isGhanaCardVerified: true,
-    image: 'https://cdn.example.com/u/kofi.jpg',
-    ghanaCardImage: 'https://cdn.example.com/c/kofi.jpg',
-    kyc: {
-      occupation: 'Farmer',
-      address: 'Kumasi',
-      validFrom: '2021-01-01',
-      validTo: '2031-01-01',
-      refNumber: 'KYC-9',
-    },
-    accountType: 'MOMO',
-    accountNumber: '233551234567',
-    accountName: 'Kofi Asante',
-    network: 'TELECEL',
+  const body = distinctUserBody() as Record<string, unknown>;
+  return {
+    ...body,
+    ghanaCardNumber: String(body.ghanaCardNumber).replaceAll('-', '').toLowerCase(),
     ...overrides,
-  });
+  } as UserInput;
 }
 
 /** The errors of a validation problem, for compact assertions. */

@@ -14,6 +14,7 @@ import {
 } from '../../src/storage/postgres-database.js';
 import { createPostgresStorage } from '../../src/storage/postgres-storage.js';
 import { StorageUnavailableError } from '../../src/storage/unavailable.js';
+import { detailsMigrationContract } from './details-migration-contract.js';
 import { institution, person, testKeyring } from './fixtures.js';
 import { migrationContract } from './migration-contract.js';
 import { type RawSecretRow, storageContract } from './storage-contract.js';
@@ -117,6 +118,28 @@ describe.skipIf(skipReason)(
                 'SELECT version, name FROM schema_migrations ORDER BY version',
               )
             ).rows,
+        };
+      });
+    });
+
+    describe('the details document on PostgreSQL', () => {
+      let round = 0;
+      detailsMigrationContract('postgres', async () => {
+        round += 1;
+        await createDatabase(`details_${round}`);
+        const pool = poolOn(`details_${round}`);
+        return {
+          migrate: async (migrations) => void (await migratePostgres(pool, migrations)),
+          run: async (sql, params) => void (await pool.query(sql, params)),
+          storage: async () => {
+            const own = new pg.Pool({
+              connectionString: url.replace(/\/postgres$/, `/details_${round}`),
+            });
+            await migratePostgres(own, await loadMigrations(migrationsDir('postgres')));
+            return createPostgresStorage(own, testKeyring());
+          },
+          id: (n) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+          boolean: (value) => value,
         };
       });
     });

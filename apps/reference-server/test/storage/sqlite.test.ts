@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadMigrations, migrationsDir } from '../../src/storage/migrations.js';
 import { migrateSqlite, openSqliteDatabase } from '../../src/storage/sqlite-database.js';
 import { createSqliteStorage } from '../../src/storage/sqlite-storage.js';
+import { detailsMigrationContract } from './details-migration-contract.js';
 import { testKeyring } from './fixtures.js';
 import { migrationContract } from './migration-contract.js';
 import { type RawSecretRow, type StorageUnderTest, storageContract } from './storage-contract.js';
@@ -91,6 +92,25 @@ describe('migrations on SQLite', () => {
           .prepare('SELECT version, name FROM schema_migrations ORDER BY version')
           .all()
           .map((row) => ({ ...(row as { version: number; name: string }) })),
+    };
+  });
+
+  detailsMigrationContract('sqlite', async () => {
+    db?.close();
+    const fresh = openSqliteDatabase(':memory:');
+    db = fresh;
+    return {
+      migrate: async (migrations) => void migrateSqlite(fresh, migrations),
+      run: async (sql, params) => {
+        fresh.prepare(sql.replaceAll(/\$(\d+)/g, '?$1')).run(...(params as SQLInputValue[]));
+      },
+      storage: async () => {
+        migrateSqlite(fresh, await loadMigrations(migrationsDir('sqlite')));
+        db = undefined; // the storage closes it
+        return createSqliteStorage(fresh, testKeyring());
+      },
+      id: (n) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+      boolean: (value) => (value ? 1 : 0),
     };
   });
 

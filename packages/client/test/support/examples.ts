@@ -1,17 +1,8 @@
-/** The spec's named examples, read from the bundled document the types package ships. */
-import {
-  openapiDocument,
-  type Problem,
-  type UserCreated,
-  type UserInput,
-  type UserUpdated,
-} from '@institution-api/types';
+/** The spec's named examples, from test-support's one builder of bodies. */
+import { specExample } from '@institution-api/test-support/user-bodies';
+import type { Problem, UserCreated, UserInput, UserUpdated } from '@institution-api/types';
 
-function example(name: string): unknown {
-  const entry = openapiDocument.components.examples?.[name] as { value?: unknown } | undefined;
-  if (entry?.value === undefined) throw new Error(`the spec has no example ${name}`);
-  return structuredClone(entry.value);
-}
+const example = specExample;
 
 export const userCreatedNew = () => example('UserCreatedNew') as UserCreated;
 export const userAddedToInstitution = () => example('UserAddedToInstitution') as UserCreated;

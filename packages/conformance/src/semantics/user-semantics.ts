@@ -12,19 +12,33 @@
  * - **Existing users** are recognized by their Ghana Card number in normalized form; another
  *   institution joins a user only with the same mobile number (Assumptions, "Existing users").
  * - **Unique email**, compared without regard to letter case (Assumptions, "Unique email").
+ * - **mobileNumber** and **ghanaCardNumber** are stored and returned in one normalized form; a
+ *   MOMO account number is a mobile number (Assumptions, "mobileNumber", "ghanaCardNumber",
+ *   "MOMO accounts").
+ * - **Update replaces**: an optional field absent from an update is cleared (Assumptions).
+ * - **Absent fields** and **details follow the spec**: what a field absent from a request is,
+ *   and where each answer carries each field, are read from the spec's schemas (its `UserInput`,
+ *   `UserCreated` and `UserUpdated`, through `@institution-api/types/user-details`), never listed
+ *   here; a field the spec adds is modelled with no change (Assumptions).
  * - **Text**: strings are stored byte for byte; U+0000 and lone surrogates are refused
  *   (Assumptions, "Text", "Field bounds"), so valid text never contains them.
  *
  * @module
  */
 import { randomInt } from 'node:crypto';
-import { normalizeUser, toUserInput, type User } from '@institution-api/client';
+import { normalizeUser, type User } from '@institution-api/client';
 import type { UserInput } from '@institution-api/types';
 import {
   normalizedCard,
   normalizedMobile,
   storedDetails as stored,
 } from '@institution-api/types/model';
+import {
+  type AnswerShape,
+  dateOf,
+  type UserDetailsModel,
+  userDetailsModel,
+} from '@institution-api/types/user-details';
 import fc from 'fast-check';
 
 /**
@@ -138,25 +152,69 @@ export function identityOf(body: unknown): { card: string; mobile: string; email
 
 /**
  * The details the service must store for a valid request body, in the request's shape (the
- * model's `storedDetails`, for a body the generators made).
+ * model's `storedDetails`, for a body the generators made), with the fields of `model`: the spec
+ * under test's schemas (spec: Assumptions, "Absent fields", "Details follow the spec").
  */
-export function storedDetails(body: unknown): Body {
-  return stored(body as UserInput) as unknown as Body;
+export function storedDetails(body: unknown, model: UserDetailsModel = userDetailsModel): Body {
+  return stored(body as UserInput, model) as unknown as Body;
+}
+
+/** The request fields of the payout account: the properties of `UserInput`'s variants. */
+function accountFields(model: UserDetailsModel): string[] {
+  return model.input.filter((field) => field.account).map((field) => field.name);
+}
+
+/** The request fields an answer of `shape` carries: its keys' fields, and the account's. */
+export function carriedFields(shape: AnswerShape, model: UserDetailsModel = userDetailsModel) {
+  const carried = new Set(accountFields(model));
+  for (const { field } of model.answers[shape]) if (field !== undefined) carried.add(field);
+  return carried;
 }
 
 /**
- * A create or update answer read as the client reads it (`normalizeUser`, then `toUserInput`),
- * so it compares with {@link storedDetails}. A create answer carries no income: `income` stands
- * in for it. Undefined when the answer cannot be read back into a request (a field missing).
+ * A create (`shape` `created`) or update (`updated`) answer read back into the request's shape,
+ * key by key as the spec's schema of that answer names them (`model`): a date-time as its date,
+ * the account object as the account fields. Strict, unlike the client's tolerant reader: a key the
+ * answer leaves out stays out (never read as null), so a field the service drops is noticed.
+ * Undefined when the answer is not an object.
  */
-export function answeredDetails(answer: unknown, income?: unknown): Body | undefined {
-  try {
-    const user = normalizeUser(answer as Parameters<typeof normalizeUser>[0]);
-    const monthlyIncome = user.monthlyIncome ?? (typeof income === 'number' ? income : Number.NaN);
-    return toUserInput({ ...user, monthlyIncome }) as unknown as Body;
-  } catch {
-    return undefined;
+export function answeredDetails(
+  answer: unknown,
+  shape: AnswerShape,
+  model: UserDetailsModel = userDetailsModel,
+): Body | undefined {
+  if (!isPlainObject(answer)) return undefined;
+  const details: Body = {};
+  for (const { key, field, dateTime } of model.answers[shape]) {
+    if (field === undefined || !(key in answer)) continue;
+    const value = answer[key];
+    details[field] = dateTime && typeof value === 'string' ? (dateOf(value) ?? value) : value;
   }
+  const account = answer.account;
+  if (isPlainObject(account)) {
+    const read = (...keys: string[]) => keys.map((k) => account[k]).find((v) => v !== undefined);
+    details.accountType = read('accountType', 'account_type');
+    details.accountNumber = read('accountNumber', 'account_number');
+    details.accountName = read('accountName', 'account_name');
+    if (details.accountType === 'MOMO') details.network = read('network');
+    if (details.accountType === 'BANK') details.bankName = read('bankName', 'bank_name');
+  }
+  return details;
+}
+
+/**
+ * Where an answer of `shape` differs from the details the model expects of the user: every field
+ * that answer carries, compared as {@link detailDifferences} does.
+ */
+export function answerDifferences(
+  expected: Body,
+  answer: unknown,
+  shape: AnswerShape,
+  model: UserDetailsModel = userDetailsModel,
+): string[] {
+  const carried = carriedFields(shape, model);
+  const wanted = Object.fromEntries(Object.entries(expected).filter(([name]) => carried.has(name)));
+  return detailDifferences(wanted, answeredDetails(answer, shape, model) ?? {});
 }
 
 /** The answer as the client's one `User`, or undefined when it cannot be read. */
@@ -168,9 +226,15 @@ export function readUser(answer: unknown): User | undefined {
   }
 }
 
-/** Field by field, where `actual` differs from `expected` (both in the request's shape). */
+/**
+ * Field by field, where `actual` differs from `expected` (both in the request's shape). A key
+ * `actual` lacks is a difference, even where `null` is expected: a missing field is not a null
+ * one, so a field dropped on the way is noticed.
+ */
 export function detailDifferences(expected: Body, actual: Body, ignore: string[] = []): string[] {
   const differences: string[] = [];
+  const shown = (value: unknown) =>
+    value === undefined ? 'nothing (no such key)' : JSON.stringify(value);
   const walk = (a: unknown, b: unknown, path: string) => {
     if (isPlainObject(a) && isPlainObject(b)) {
       for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
@@ -179,11 +243,10 @@ export function detailDifferences(expected: Body, actual: Body, ignore: string[]
       return;
     }
     const equal =
-      Object.is(a, b) || (a ?? null) === (b ?? null) || JSON.stringify(a) === JSON.stringify(b);
+      Object.is(a, b) ||
+      (a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b));
     if (!equal) {
-      differences.push(
-        `${path.slice(0, -1)}: sent ${JSON.stringify(a)}, answered ${JSON.stringify(b)}`,
-      );
+      differences.push(`${path.slice(0, -1)}: sent ${shown(a)}, answered ${shown(b)}`);
     }
   };
   walk(expected, actual, '');

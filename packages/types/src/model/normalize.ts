@@ -5,6 +5,7 @@
  * @module
  */
 import type { UserInput } from '../index.js';
+import { type UserDetailsModel, userDetailsModel, withDefaults } from '../user-details.js';
 
 /**
  * A Ghanaian mobile number as the service stores and returns it, `+233XXXXXXXXX`. The value has
@@ -23,43 +24,34 @@ export function normalizedCard(value: string): string {
   return `GHA-${digits.slice(0, 9)}-${digits.slice(9)}`;
 }
 
-/** The account fields of a request, which one variant of `UserInput.oneOf` fills. */
-const accountFields = ['accountType', 'accountNumber', 'accountName', 'network', 'bankName'];
-
 /**
  * The details the service stores for a valid request body, in the request's shape: numbers in
- * their normalized form, and every optional field that is absent cleared (null, `false`, a kyc of
- * nulls), because an update replaces the details (spec: updateUser). A MOMO account number is a
- * mobile number; the account fields of another variant are left out.
+ * their normalized form, and every optional field that is absent given its absent value as the
+ * spec's schemas say (null, `false`, a kyc of nulls: Assumptions, "Absent fields"), because an
+ * update replaces the details (spec: updateUser). The fields come from `model` (the bundled
+ * spec's unless another is given), never from a list here, so a field the spec adds is stored
+ * with no change (Assumptions, "Details follow the spec"). A MOMO account number is a mobile
+ * number; the account fields of another variant are left out.
  */
-export function storedDetails(input: UserInput): UserInput {
-  const kyc = input.kyc ?? {};
-  const details: Record<string, unknown> = {
-    ...input,
-    otherName: input.otherName ?? null,
-    gender: input.gender ?? null,
-    dateOfBirth: input.dateOfBirth ?? null,
-    mobileNumber: normalizedMobile(input.mobileNumber),
-    ghanaCardNumber: normalizedCard(input.ghanaCardNumber),
-    isGhanaCardVerified: input.isGhanaCardVerified ?? false,
-    image: input.image ?? null,
-    ghanaCardImage: input.ghanaCardImage ?? null,
-    kyc: {
-      occupation: kyc.occupation ?? null,
-      address: kyc.address ?? null,
-      validFrom: kyc.validFrom ?? null,
-      validTo: kyc.validTo ?? null,
-      refNumber: kyc.refNumber ?? null,
-    },
-  };
+export function storedDetails(
+  input: UserInput,
+  model: UserDetailsModel = userDetailsModel,
+): UserInput {
+  const details = withDefaults(
+    model.input.filter((field) => !field.account),
+    input as unknown as Record<string, unknown>,
+  );
+  details.mobileNumber = normalizedMobile(String(details.mobileNumber));
+  details.ghanaCardNumber = normalizedCard(String(details.ghanaCardNumber));
   // No account: the account fields are absent or null (the "No account" variant).
-  for (const name of accountFields) {
-    if (details[name] === null || details.accountType == null) delete details[name];
+  for (const field of model.input) {
+    if (!field.account) continue;
+    if (details[field.name] === null || details.accountType == null) delete details[field.name];
   }
   if (details.accountType === 'MOMO') {
     details.accountNumber = normalizedMobile(String(details.accountNumber));
     delete details.bankName;
   }
   if (details.accountType === 'BANK') delete details.network;
-  return details as UserInput;
+  return details as unknown as UserInput;
 }

@@ -20,6 +20,7 @@
  * @module
  */
 import type { UserInput } from '../index.js';
+import { type UserDetailsModel, userDetailsModel } from '../user-details.js';
 import { storedDetails } from './normalize.js';
 
 /** The payout account's identity, which the service owns (spec: `AccountCreated.id`). */
@@ -79,6 +80,11 @@ export interface UserDirectoryOptions {
   newId?: () => string;
   /** The clock of `createdAt`; the current time by default. */
   now?: () => Date;
+  /**
+   * The details the spec describes (its `UserInput` and answers); the bundled spec's by default,
+   * another spec's when a suite checks a service against it.
+   */
+  details?: UserDetailsModel;
 }
 
 interface Entry {
@@ -101,10 +107,12 @@ export class UserDirectory {
   readonly #byEmail = new Map<string, Entry>();
   readonly #newId: () => string;
   readonly #now: () => Date;
+  readonly #details: UserDetailsModel;
 
   constructor(options: UserDirectoryOptions = {}) {
     this.#newId = options.newId ?? (() => globalThis.crypto.randomUUID());
     this.#now = options.now ?? (() => new Date());
+    this.#details = options.details ?? userDetailsModel;
   }
 
   /** How many users the directory holds. */
@@ -127,7 +135,7 @@ export class UserDirectory {
 
   /** A create by `institution` (spec: createUser). */
   create(institution: string, input: UserInput): CreateOutcome {
-    const details = storedDetails(input);
+    const details = storedDetails(input, this.#details);
     const existing = this.#byCard.get(details.ghanaCardNumber);
     if (existing) {
       if (existing.members.has(institution)) {
@@ -158,7 +166,7 @@ export class UserDirectory {
   update(institution: string, id: string, input: UserInput): UpdateOutcome {
     const entry = this.#byId.get(id);
     if (!entry?.members.has(institution)) return { outcome: 'not-found' };
-    const details = storedDetails(input);
+    const details = storedDetails(input, this.#details);
     const byEmail = this.#byEmail.get(emailKey(details.email));
     if (byEmail && byEmail !== entry) return { outcome: 'conflict', field: 'email' };
     const byCard = this.#byCard.get(details.ghanaCardNumber);

@@ -74,6 +74,25 @@ export function planColumns(
 }
 
 /**
+ * Every column `schema` (the spec's `UserInput`) has, in the order of its properties: a field's
+ * name, or for an object (`kyc`) its fields' names with a dot (`kyc.occupation`), in its place.
+ * The header of the template, so a field added to the contract is a column of it at once.
+ */
+export function allColumns(
+  schema: Schema,
+  resolve: (ref: string) => Schema,
+  prefix = '',
+): string[] {
+  const properties = (deref(schema, resolve).properties ?? {}) as Record<string, Schema>;
+  return Object.entries(properties).flatMap(([name, child]) => {
+    const types = typesOf(child, resolve);
+    return types.has('object') && firstProperty(deref(child, resolve)) !== undefined
+      ? allColumns(child, resolve, `${prefix}${name}.`)
+      : [`${prefix}${name}`];
+  });
+}
+
+/**
  * The cell as the column's type, or as written when it does not read as one (`abc` for a
  * number), so that the spec's check reports the field and the rule instead of a guess here.
  */

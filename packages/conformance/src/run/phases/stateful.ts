@@ -1,4 +1,5 @@
 import { UserDirectory } from '@institution-api/types/model';
+import { deriveUserDetailsModel, type UserDetailsModel } from '@institution-api/types/user-details';
 import fc from 'fast-check';
 import { schemaArbitrary } from '../../generate/schema-arbitrary.js';
 import type { Contract, Operation } from '../../spec/contract.js';
@@ -51,7 +52,7 @@ const sequences = (maxExamples: number) => Math.max(1, Math.ceil(maxExamples / 2
 /** Runs commands against a fresh model; a broken expectation ends the sequence as its failure. */
 async function runSequence(
   context: RunContext,
-  pair: NonNullable<ReturnType<typeof statefulPair>>,
+  pair: NonNullable<ReturnType<typeof statefulPair>> & { details: UserDetailsModel },
   commands: Iterable<fc.AsyncCommand<Model, Real, boolean>>,
 ): Promise<ExampleResult> {
   const real: Real = { context, ...pair, exchanges: [], outcomes: [], steps: [] };
@@ -62,7 +63,10 @@ async function runSequence(
   });
   try {
     await fc.asyncModelRun(
-      () => ({ model: { directory: new UserDirectory(), persons: [] }, real }),
+      () => ({
+        model: { directory: new UserDirectory({ details: real.details }), persons: [] },
+        real,
+      }),
       commands,
     );
   } catch (error) {
@@ -94,6 +98,14 @@ export async function statefulPhase(context: RunContext): Promise<void> {
         '(run)',
         'the spec has no create operation linked to an update of what it creates',
       );
+    return;
+  }
+  // What the service must store and answer is read from the spec under test.
+  let details: UserDetailsModel;
+  try {
+    details = deriveUserDetailsModel(context.contract.document);
+  } catch (error) {
+    for (const check of ids) context.results.skip(check, '(run)', (error as Error).message);
     return;
   }
   const { create, update, link } = pair;
@@ -134,7 +146,7 @@ export async function statefulPhase(context: RunContext): Promise<void> {
     arbitrary: fc.tuple(createBodies, updateBodies, createBodies),
     numRuns: 1,
     execute: ([first, second, third]) =>
-      runSequence(context, pair, [
+      runSequence(context, { ...pair, details }, [
         new CreateNew(first),
         new Update(0, second),
         new CreateAgain(0, third, 1),
@@ -147,6 +159,7 @@ export async function statefulPhase(context: RunContext): Promise<void> {
     operation: `${create.id}+${update.id}`,
     arbitrary: fc.tuple(createBodies, fc.commands(commands, { maxCommands: 10, size: 'medium' })),
     numRuns: sequences(context.maxExamples),
-    execute: ([first, sequence]) => runSequence(context, pair, [new CreateNew(first), ...sequence]),
+    execute: ([first, sequence]) =>
+      runSequence(context, { ...pair, details }, [new CreateNew(first), ...sequence]),
   });
 }

@@ -1,0 +1,298 @@
+/**
+ * "Adding a field" (README): a new optional, nullable field of `UserInput` that both answers
+ * carry needs an edit of the spec and nothing else. A copy of the repository gets the field in
+ * `openapi/` alone (the three schemas and the examples) and is built as it is; then, on each
+ * database of the reference server: a create answers it (`201`, and `200` again), an update
+ * carries it and clears it when absent, the client's "read, change one field, update" keeps it,
+ * an import column sets it, a user stored before the field existed (by the server built from this
+ * checkout's spec) answers it as null, and the copy's conformance suite passes.
+ */
+import { execFile as execFileCallback } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import {
+  postgresUnavailableReason,
+  type RunningPostgres,
+  startPostgres,
+} from '@institution-api/test-support/postgres';
+import {
+  type Credential,
+  type RunningServer,
+  startReferenceServer,
+} from '@institution-api/test-support/reference-server';
+import { buildSpecVariant, type SpecVariant } from '@institution-api/test-support/spec-variant';
+import { distinctUserBody } from '@institution-api/test-support/user-bodies';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const execFile = promisify(execFileCallback);
+
+/** The field, as a designer adds it. */
+const field = 'preferredName';
+const schemaText = `  ${field}:
+    description: The name the customer likes to be called by, up to 100 characters, or null.
+    type:
+      - string
+      - 'null'
+    maxLength: 100
+`;
+
+/** The edit of the copy's spec: the field in UserInput and both answers, and in the examples. */
+async function addField(openapi: string) {
+  const edit = async (file: string, change: (text: string) => string) => {
+    const path = join(openapi, file);
+    const text = await readFile(path, 'utf8');
+    const changed = change(text);
+    if (changed === text) throw new Error(`the edit of ${file} changed nothing`);
+    await writeFile(path, changed);
+  };
+  for (const schema of ['UserInput', 'UserCreated', 'UserUpdated']) {
+    await edit(`components/schemas/${schema}.yaml`, (text) => {
+      const withProperty = text.replace('\nproperties:\n', `\nproperties:\n${schemaText}`);
+      // Both answers list every key as required; the new one too.
+      return schema === 'UserInput'
+        ? withProperty
+        : withProperty.replace('\nrequired:\n', `\nrequired:\n  - ${field}\n`);
+    });
+  }
+  for (const [example, value] of [
+    ['MomoAccountUser', 'Maa'],
+    ['UserCreatedNew', 'Maa'],
+    ['UserUpdated', 'Maa'],
+    ['UserAddedToInstitution', 'null'],
+  ]) {
+    await edit(`components/examples/${example}.yaml`, (text) =>
+      text.replace('\nvalue:\n', `\nvalue:\n  ${field}: ${value}\n`),
+    );
+  }
+}
+
+const institutions: Credential[] = [
+  {
+    institution: 'Field test: first',
+    publicKey: 'field-test-first',
+    secretKey: 'field-test-first-secret-0123456789',
+  },
+  {
+    institution: 'Field test: other',
+    publicKey: 'field-test-other',
+    secretKey: 'field-test-other-secret-0123456789',
+  },
+];
+const [first, other] = institutions as [Credential, Credential];
+
+/** The copy's client, as far as these tests use it. */
+interface Client {
+  createUsersClient(options: object): UsersClient;
+  toUserInput(user: object): Record<string, unknown>;
+}
+type User = Record<string, unknown> & { id: string; monthlyIncome: number | null };
+interface UsersClient {
+  createUser(
+    body: object,
+  ): Promise<{ data?: { user: User; created: boolean; raw: Body }; error?: unknown }>;
+  updateUser(
+    id: string,
+    body: object,
+  ): Promise<{ data?: { user: User; raw: Body }; error?: unknown }>;
+}
+type Body = Record<string, unknown>;
+
+let variant: SpecVariant;
+let client: Client;
+let scratch: string;
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'adding-a-field-'));
+  variant = await buildSpecVariant(addField);
+  client = (await import(variant.module('client'))) as Client;
+}, 600_000);
+afterAll(async () => {
+  await variant?.remove();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+it("the copy's spec has the field, and only the copy's", async () => {
+  const bundled = JSON.parse(
+    await readFile(join(variant.root, 'openapi/dist/openapi.json'), 'utf8'),
+  );
+  for (const schema of ['UserInput', 'UserCreated', 'UserUpdated']) {
+    expect(bundled.components.schemas[schema].properties).toHaveProperty(field);
+  }
+  expect(distinctUserBody()).not.toHaveProperty(field);
+});
+
+/** Every step of the round trip on one database: `databaseUrl` for both servers, in turn. */
+function roundTrip(databaseUrl: () => string) {
+  let before: RunningServer | undefined;
+  let server: RunningServer | undefined;
+  let users: UsersClient;
+  let storedBefore: Body;
+
+  beforeAll(async () => {
+    // A user stored by the server of this checkout, whose spec has no such field.
+    before = await startReferenceServer({ credentials: institutions, databaseUrl: databaseUrl() });
+    const { createUsersClient } = (await import('@institution-api/client')) as unknown as Client;
+    storedBefore = distinctUserBody();
+    const created = await createUsersClient({
+      baseUrl: before.url,
+      ...first,
+      retry: false,
+    }).createUser(storedBefore);
+    expect(created.data?.created).toBe(true);
+    await before.stop();
+    before = undefined;
+    server = await startReferenceServer({
+      credentials: institutions,
+      databaseUrl: databaseUrl(),
+      main: variant.serverMain,
+    });
+    users = client.createUsersClient({ baseUrl: server.url, ...first, retry: false });
+  }, 120_000);
+  afterAll(async () => {
+    await before?.stop();
+    await server?.stop();
+  });
+
+  /** The copy's MOMO request example (with the field), as a new person. */
+  const body = (value: unknown = 'Maa'): Body => ({ ...distinctUserBody(), [field]: value });
+  const created = async (sent: Body) => {
+    const { data, error } = await users.createUser(sent);
+    if (!data) throw new Error(`create failed: ${JSON.stringify(error)}`);
+    return data;
+  };
+
+  it('create answers it (201), and again (200), in the answer and the User', async () => {
+    const sent = body();
+    const answer = await created(sent);
+    expect(answer.created).toBe(true);
+    expect(answer.raw[field]).toBe('Maa');
+    expect(answer.user[field]).toBe('Maa');
+    const again = await created({ ...sent, [field]: 'Other' });
+    expect(again.created).toBe(false);
+    expect(again.raw[field]).toBe('Maa');
+    const absent = await created(distinctUserBody());
+    expect(absent.raw).toHaveProperty(field, null);
+  });
+
+  it('update carries it, and clears it when absent', async () => {
+    const sent = body();
+    const { user } = await created(sent);
+    const changed = await users.updateUser(user.id, { ...sent, [field]: 'Efua' });
+    expect(changed.data?.raw[field]).toBe('Efua');
+    expect(changed.data?.user[field]).toBe('Efua');
+    const { [field]: _, ...without } = sent;
+    const cleared = await users.updateUser(user.id, without);
+    expect(cleared.data?.raw).toHaveProperty(field, null);
+  });
+
+  it("read, change one field, update keeps it (the client's toUserInput)", async () => {
+    const sent = body('Adwoa');
+    const { user } = await created(sent);
+    const input = client.toUserInput({ ...user, monthlyIncome: sent.monthlyIncome });
+    expect(input[field]).toBe('Adwoa');
+    const updated = await users.updateUser(user.id, { ...input, firstName: 'Efua' });
+    expect(updated.data?.raw).toMatchObject({ firstName: 'Efua', [field]: 'Adwoa' });
+    const again = await users.updateUser(user.id, client.toUserInput(updated.data?.user as object));
+    expect(again.data?.raw[field]).toBe('Adwoa');
+  });
+
+  it('a user stored before the field existed answers it as null, and takes it', async () => {
+    const again = await created(storedBefore);
+    expect(again.created).toBe(false);
+    expect(again.raw).toHaveProperty(field, null);
+    expect(again.raw.firstName).toBe(storedBefore.firstName);
+    const updated = await users.updateUser(again.user.id, { ...storedBefore, [field]: 'Kobby' });
+    expect(updated.data?.raw[field]).toBe('Kobby');
+  });
+
+  it('an import column sets it', async () => {
+    const sent = body();
+    const csv = join(scratch, `import-${Date.now()}.csv`);
+    const columns = [
+      'email',
+      'firstName',
+      'lastName',
+      'mobileNumber',
+      'ghanaCardNumber',
+      'monthlyIncome',
+      field,
+    ];
+    await writeFile(
+      csv,
+      `${columns.join(',')}\n${columns.map((column) => String(sent[column])).join(',')}\n`,
+    );
+    const run = await execFile(process.execPath, [variant.bins.client, 'import', csv], {
+      env: {
+        ...process.env,
+        INSTITUTION_API_URL: server?.url,
+        INSTITUTION_PUBLIC_KEY: first.publicKey,
+        INSTITUTION_SECRET_KEY: first.secretKey,
+      },
+    });
+    expect(run.stdout).toMatch(/created {3}1/);
+    const again = await created(sent);
+    expect(again.created).toBe(false);
+    expect(again.raw[field]).toBe('Maa');
+  });
+
+  it("the copy's conformance suite passes", { timeout: 300_000 }, async () => {
+    const run = await conformance(server?.url ?? '').catch(
+      (error: { stdout?: string; stderr?: string }) => {
+        throw new Error(`the conformance suite failed:\n${error.stdout}\n${error.stderr}`);
+      },
+    );
+    expect(run.stdout).toMatch(/no check failed/);
+  });
+}
+
+/** The copy's conformance suite against `url`, as the first and the other institution. */
+function conformance(url: string) {
+  return execFile(
+    process.execPath,
+    [variant.bins.conformance, 'run', '--rate', '0', '--seed', '7'],
+    {
+      env: {
+        ...process.env,
+        INSTITUTION_API_URL: url,
+        INSTITUTION_PUBLIC_KEY: first.publicKey,
+        INSTITUTION_SECRET_KEY: first.secretKey,
+        INSTITUTION_OTHER_PUBLIC_KEY: other.publicKey,
+        INSTITUTION_OTHER_SECRET_KEY: other.secretKey,
+      },
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+}
+
+it("the copy's conformance suite checks the field: it fails a server that does not know it", {
+  timeout: 300_000,
+}, async () => {
+  const server = await startReferenceServer({ credentials: institutions });
+  try {
+    const failed = await conformance(server.url).then(
+      () => undefined,
+      (error: { code?: number; stdout?: string }) => error,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stdout).toContain(field);
+  } finally {
+    await server.stop();
+  }
+});
+
+describe('on the embedded SQLite database', { timeout: 120_000 }, () => {
+  roundTrip(() => join(scratch, 'field.sqlite'));
+});
+
+const unavailable = postgresUnavailableReason();
+const skipReason = unavailable && !process.env.CI ? unavailable : undefined;
+describe.skipIf(skipReason)('on PostgreSQL', { timeout: 120_000 }, () => {
+  let postgres: RunningPostgres | undefined;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+  }, 60_000);
+  afterAll(() => postgres?.stop());
+  roundTrip(() => postgres?.url ?? '');
+});
