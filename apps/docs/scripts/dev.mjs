@@ -12,7 +12,7 @@
  * @module
  */
 import { watch } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +45,52 @@ const site = join(work, 'site');
 const staging = join(work, 'staging');
 await mkdir(site);
 
-const server = await startDevServer({ dir: site, port });
+/** @type {any} the bundle of the last good build, which the header's files are made from */
+let lastBundle;
+/** @type {Map<string, Promise<string>>} each header file, made at most once per build */
+const madeOnce = new Map();
+/**
+ * @param {string} path
+ * @param {(document: any) => string} make
+ */
+const madeFrom = (path, make) => () => {
+  if (lastBundle === undefined) {
+    return Promise.reject(new Error('The first build is not done yet.'));
+  }
+  const current = lastBundle;
+  let made = madeOnce.get(path);
+  if (!made) {
+    made = Promise.resolve().then(() => make(current));
+    madeOnce.set(path, made);
+  }
+  return made;
+};
+const server = await startDevServer({
+  dir: site,
+  port,
+  // What the page's header links, made when asked for: the collection of the previewed spec, and
+  // its changelog against this repository's last release (a second or so: never beside a build).
+  made: {
+    '/institution-api.postman_collection.json': {
+      type: 'application/json',
+      make: madeFrom(
+        '/institution-api.postman_collection.json',
+        (bundle) => `${JSON.stringify(postmanCollection(bundle), null, 2)}\n`,
+      ),
+    },
+    '/changelog.html': {
+      type: 'text/html; charset=utf-8',
+      make: madeFrom('/changelog.html', (bundle) =>
+        // The releases are this repository's (released/, the CHANGELOG); the working contract is
+        // the one previewed, which `--root` may take from elsewhere.
+        changelogPage(changelogData({ revision: join(specDir, 'openapi.yaml') }), {
+          title: bundle.info.title,
+          description: `What changed in the ${bundle.info.title}, version by version.`,
+        }),
+      ),
+    },
+  },
+});
 let builds = 0;
 
 /** Lint (reported, never fatal), bundle, render into staging, then swap into the served dir. */
@@ -80,41 +125,8 @@ async function build() {
   console.log(
     `${time()} built in ${Math.round(performance.now() - started)} ms (${bytes} bytes): ${server.url}`,
   );
-  const document = JSON.parse(await readFile(join(site, 'openapi.json'), 'utf8'));
-  // Not awaited: the next rebuild need not wait for them; they run one at a time, in order.
-  headers = headers.then(() => headerFiles(document));
-}
-
-/** The files of the page's header being made, one build's after another's. */
-let headers = Promise.resolve();
-
-/**
- * The files the page's header links, made after the page is on screen so that they never delay
- * it (the changelog compares with the last release, about a second): the Postman collection and
- * the changelog. A failure is printed; the page stays.
- *
- * @param {any} document the bundle, parsed
- */
-async function headerFiles(document) {
-  try {
-    const collection = postmanCollection(document);
-    await writeFile(
-      join(site, 'institution-api.postman_collection.json'),
-      `${JSON.stringify(collection, null, 2)}\n`,
-    );
-    // The releases are this repository's (released/, the CHANGELOG); the working contract is the
-    // one previewed, which `--root` may take from elsewhere.
-    const data = changelogData({ revision: join(specDir, 'openapi.yaml') });
-    const page = changelogPage(data, {
-      title: document.info.title,
-      description: `What changed in the ${document.info.title}, version by version.`,
-    });
-    await writeFile(join(site, 'changelog.html'), page);
-  } catch (error) {
-    console.error(
-      `${time()} the changelog or the Postman collection could not be made: ${error instanceof Error ? error.message : error}`,
-    );
-  }
+  lastBundle = JSON.parse(await readFile(join(site, 'openapi.json'), 'utf8'));
+  madeOnce.clear();
 }
 
 let running = false;

@@ -77,7 +77,7 @@ describe('docs:dev', () => {
     expect((await fetch(new URL('openapi.json', url))).status).toBe(200);
   });
 
-  it('serves what the header links, made after the page: the changelog, the Postman collection', async () => {
+  it('serves what the header links, made on request: the changelog, the Postman collection', async () => {
     const text = async (file: string) => {
       const answer = await fetch(new URL(file, url));
       return answer.status === 200 ? answer.text() : '';

@@ -54,13 +54,13 @@ export function withLiveReload(html) {
 
 /**
  * Starts the preview server over a directory holding `index.html`, `openapi.yaml` and
- * `openapi.json`, and the files the page's header links (`changelog.html`, the Postman
- * collection) once they are made.
+ * `openapi.json`. The files the page's header links (`/changelog.html`, the Postman collection)
+ * are `made` on request instead, so that no work runs beside a rebuild or the page's reload.
  *
- * @param {{ dir: string; port: number }} options
+ * @param {{ dir: string; port: number; made?: Record<string, { type: string; make: () => Promise<string> }> }} options
  * @returns {Promise<{ url: string; announceBuild: (id: string) => void; announceFailure: (message: string) => void; close: () => Promise<void> }>}
  */
-export async function startDevServer({ dir, port }) {
+export async function startDevServer({ dir, port, made = {} }) {
   /** @type {Set<import('node:http').ServerResponse>} */
   const listeners = new Set();
   let lastBuild = '';
@@ -76,11 +76,6 @@ export async function startDevServer({ dir, port }) {
     '/index.html': page,
     '/openapi.yaml': { name: 'openapi.yaml', type: 'application/yaml' },
     '/openapi.json': { name: 'openapi.json', type: 'application/json' },
-    '/changelog.html': { name: 'changelog.html', type: 'text/html; charset=utf-8' },
-    '/institution-api.postman_collection.json': {
-      name: 'institution-api.postman_collection.json',
-      type: 'application/json',
-    },
   };
 
   const server = createServer(async (req, res) => {
@@ -94,6 +89,19 @@ export async function startDevServer({ dir, port }) {
       res.write(`event: build\ndata: ${lastBuild}\n\n`);
       listeners.add(res);
       req.on('close', () => listeners.delete(res));
+      return;
+    }
+    const generated = made[path];
+    if (generated && (req.method === 'GET' || req.method === 'HEAD')) {
+      try {
+        const body = await generated.make();
+        res.writeHead(200, { 'content-type': generated.type, 'cache-control': 'no-store' });
+        res.end(body);
+      } catch (error) {
+        res
+          .writeHead(503, { 'content-type': 'text/plain' })
+          .end(`${error instanceof Error ? error.message : String(error)}\n`);
+      }
       return;
     }
     const file = files[path];
