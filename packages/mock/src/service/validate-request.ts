@@ -91,13 +91,7 @@ async function compile(document: OpenApiDocument) {
           : fieldErrors(validateBody.errors ?? [], 'body', bodySchema)),
       );
     }
-    operation.parameters.forEach(({ name, schema }, index) => {
-      const validate = parameterValidator(schema);
-      if (validate(parts.values[index])) return;
-      for (const error of validate.errors ?? []) {
-        errors.push(parameterError({ path: `/params/${name}`, message: error.message ?? '' }));
-      }
-    });
+    // express-openapi-validator lists a header's errors before a path parameter's.
     for (const { name, schema } of operation.headers) {
       const value = parts.headers.get(name);
       const validate = value === null ? undefined : parameterValidator(schema);
@@ -107,6 +101,13 @@ async function compile(document: OpenApiDocument) {
         errors.push(parameterError({ path, message: error.message ?? '' }));
       }
     }
+    operation.parameters.forEach(({ name, schema }, index) => {
+      const validate = parameterValidator(schema);
+      if (validate(parts.values[index])) return;
+      for (const error of validate.errors ?? []) {
+        errors.push(parameterError({ path: `/params/${name}`, message: error.message ?? '' }));
+      }
+    });
     return errors;
   };
 }
