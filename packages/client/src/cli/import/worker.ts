@@ -15,7 +15,7 @@
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../cli-io.js';
 import { type ImportIo, runImport } from './run-import.js';
 
 /** The worker's heap: young generation (its semi-spaces) and old generation, in MB. */
