@@ -2,7 +2,7 @@ import pino, { type DestinationStream, type Level, type Logger } from 'pino';
 
 /**
  * What the logger censors wherever it appears at these depths: credentials and the request
- * signature must never reach a log (DECISIONS.md "Authentication"). The server never logs headers
+ * signature must never reach a log (spec Assumptions, "Signature"). The server never logs headers
  * or bodies to begin with; this is the net under that rule.
  */
 export const redactedPaths = [
