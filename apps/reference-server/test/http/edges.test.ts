@@ -78,7 +78,7 @@ function problemOf(answer: string): { status: number; contentType: string; body:
   };
 }
 
-describe('redirects to the docs (issue #11)', () => {
+describe('redirects to the docs', () => {
   test('GET / redirects to /docs', async () => {
     const answer = await get('/');
     expect(answer.status).toBe(302);
