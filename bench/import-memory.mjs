@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run measure:import-memory` (issue 28, "Memory stays flat"): the peak RSS of
+// `npm run measure:import-memory` (client README, "Memory and speed"): the peak RSS of
 // `institution-api import` of a 1,000,000-row CSV file (BENCH_IMPORT_ROWS) against the built
 // reference server on a fresh embedded database, as a user runs it (the built CLI in a process of
 // its own, at its default concurrency). The peak is the kernel's: GNU time's "Maximum resident

@@ -1,4 +1,4 @@
-// The import's row of `npm run bench` (issue 28, "Fast"): `institution-api import` of a CSV file of
+// The import's row of `npm run bench` (client README, "Memory and speed"): `institution-api import` of a CSV file of
 // BENCH_IMPORT_ROWS customers (default 100,000) against the built reference server on a fresh
 // embedded database, in rows per second, beside the server's own creates per second at the same
 // concurrency (autocannon, the load generator of every other row, on another fresh embedded

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run measure:memory`: the resource budget of issue 10, measured, never asserted in a test.
+// `npm run measure:memory`: the resource budget (README.md), measured, never asserted in a test.
 // For each engine: start the built reference server (`node <heap flags> dist/main.js`, what
 // `npm start` runs) on a fresh data location, read its RSS once it answers /healthz and has
 // settled, drive it with signed creates and updates at a fixed concurrency, let it settle, read its
@@ -25,7 +25,7 @@ const amount = Number(process.env.MEMORY_REQUESTS ?? 20_000);
 const connections = Number(process.env.MEMORY_CONNECTIONS ?? 50);
 const settleMs = Number(process.env.MEMORY_SETTLE_MS ?? 2_000);
 const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
-/** Issue 10's budget, in MiB. */
+/** The resource budget, in MiB (README.md). */
 const budget = { afterStart: 150, growth: 50 };
 
 stopEverythingOnSignals();

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench` at the repository root: one table of ratios, every ratio against a baseline
-// measured in the same run, beside the targets of issue 9 with a pass/MISS mark. See README.md.
+// measured in the same run, beside its targets with a pass/MISS mark. See README.md.
 import { cpus } from 'node:os';
 import { median } from '../apps/reference-server/bench/lib/load.mjs';
 import {
@@ -67,7 +67,7 @@ async function main() {
   } finally {
     await http.stop();
   }
-  // Issue 28: one import of importRows rows, against creates at its concurrency (its own servers).
+  // The import: one import of importRows rows, against creates at its concurrency (its own servers).
   const imported = skip.has('import')
     ? undefined
     : await importBench({ rows: importRows, concurrency: importConcurrency, duration, log });

@@ -1,5 +1,5 @@
 // The real image, built and run with podman on a machine that has no registry to pull
-// node:24-slim from (issue 25, item 5). Opt-in, not part of npm test: `npm run test:image` at the
+// node:24-slim from. Opt-in, not part of npm test: `npm run test:image` at the
 // root, as root, with Debian's podman, buildah, runc and debootstrap and PostgreSQL 15's binaries.
 //
 // 1. A base image standing for node:24-slim, made here once and kept (IMAGE_BASE, default

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 /**
- * The API designer's loop, timed on a fresh clone (openapi/README.md, "The designer's loop";
- * issue 27): `npm run lint` (Redocly on the spec and the workflows, Spectral's OWASP rules), a save
+ * The API designer's loop, timed on a fresh clone (openapi/README.md, "The designer's loop"): `npm run lint` (Redocly on the spec and the workflows, Spectral's OWASP rules), a save
  * in `npm run docs:dev` until the page in a browser shows it, and `npm test` with turbo's cache
  * after a description-only change and after a new optional field.
  *

@@ -4,7 +4,7 @@
 // Why in this process: the root script is `exec node <heap flags> scripts/start.mjs`, so the
 // process npm starts is the server itself. npm forwards SIGINT and SIGTERM to its child; a shell or
 // a second npm in between would die of the signal and leave the server running, still holding its
-// port and its data (issue #11). Here a `kill <pid of npm start>` reaches the server, which drains
+// port and its data. Here a `kill <pid of npm start>` reaches the server, which drains
 // and exits, and npm exits with it. The heap flags are the reference server's (its README,
 // "Memory"), which Node takes on its command line only.
 import './check-node.cjs';

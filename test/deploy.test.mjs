@@ -1,5 +1,5 @@
 // The reference server's image (deploy/Dockerfile), built and run without a container engine
-// (issue 25, item 5): these machines have no registry to pull node:24-slim from. The test reads
+// (README "Deploying"): these machines have no registry to pull node:24-slim from. The test reads
 // the Dockerfile and performs its instructions (test/lib/dockerfile.mjs) on the working tree as a
 // build would see it (less .dockerignore): the build stage's scripts with the dev dependencies,
 // the production-only install in a directory holding only what the build stage staged, then the
@@ -157,7 +157,7 @@ suite('deploy/Dockerfile, performed on a fresh copy of the repository', () => {
       PORT: String(await freePort()),
       DATABASE_URL: postgres.url,
       INSTITUTION_CREDENTIALS: JSON.stringify([credential]),
-      // Required on PostgreSQL by issue 26 (base64 of 32 bytes); a fresh one, never a committed one.
+      // Required on PostgreSQL (spec Assumptions, "Secrets at rest"; base64 of 32 bytes); a fresh one, never a committed one.
       CREDENTIALS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     };
     server = await timed('start until /healthz answers', () => startImage(runEnv));

@@ -1,5 +1,5 @@
 // The README's set-up, followed as a newcomer does on a fresh clone: `npm install`, `npm start`,
-// the CLI, the banner's curl line, the docs, and stopping `npm start` by its PID (issue #11).
+// the CLI, the banner's curl line, the docs, and stopping `npm start` by its PID.
 // The clone is a copy of this working tree's files (tracked, and new files not ignored), so what
 // is tested is what would be committed; it gets its own `npm ci` (from npm's cache where it can)
 // and its own cold build, and it never sees this checkout's node_modules, dist/ or data/.
@@ -191,7 +191,7 @@ describe('the README set-up on a fresh clone', () => {
   test('the conformance suite passes against npm start, with the banner keys', async () => {
     const publicKey = /public key: (\S+)/.exec(start.output())?.[1];
     const secretKey = /secret key: (\S+)/.exec(start.output())?.[1];
-    // The README's command (issue 18): the default budget and rate, one institution.
+    // The README's command: the default budget and rate, one institution.
     const { stdout } = await exec(
       'npx',
       ['institution-api-conformance', 'run', '--base-url', start.baseUrl],

@@ -64,7 +64,7 @@ function requestStrings(): { where: string; schema: Schema }[] {
   return found;
 }
 
-describe('request-side strings (DECISIONS.md "field bounds")', () => {
+describe('request-side strings (spec Assumptions, "Field bounds")', () => {
   const strings = requestStrings();
 
   test('are found: names, email, card and mobile numbers, URLs, KYC text, the path id', () => {

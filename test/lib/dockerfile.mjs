@@ -1,5 +1,5 @@
 // A Dockerfile's instructions performed on this machine, for machines that have no container
-// engine or no registry to pull a base image from (issue 25, item 5). Each stage gets a directory
+// engine or no registry to pull a base image from. Each stage gets a directory
 // that stands for its file system (an image path `/app` of the stage `runtime` is
 // `<scratch>/runtime/app`); the base image stands for Node and the shell of this machine. What
 // it performs is what the Dockerfile says, read from the file: its exec-form RUN steps run with

@@ -13,7 +13,7 @@
  *
  * - `curl` samples run through `bash` with INSTITUTION_API_URL and the key pair in the environment
  *   and a PATH that holds curl, openssl, cat and awk and nothing else: no node, no npx, no CLI of
- *   this repository (issue 8: a docs reader with curl and no Node can try the API).
+ *   this repository (a docs reader with curl and no Node can try the API).
  * - `TypeScript` samples are compiled with `tsc` in strict mode against the client's published
  *   types (a sample that no longer type-checks fails here), then run with Node.
  * - `Python`, `PHP`, `Go` and `Java` samples run on the toolchains Debian 12 ships (Python 3.11,
@@ -23,7 +23,7 @@
  *   the body, and must exit non-zero on an error status: a sample sent with a wrong secret key
  *   must print the 401 and fail.
  * - Every create runs after the reference server's start banner's own signed create (the first
- *   thing a newcomer pastes), so a sample that creates the banner's user fails (issue 11). The
+ *   thing a newcomer pastes), so a sample that creates the banner's user fails. The
  *   banner's line is sent with another key pair of the same institution, one whose policy is the
  *   default (`any`), as the demo institution's is: it signs with the seed's header alone.
  *

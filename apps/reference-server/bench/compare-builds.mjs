@@ -13,13 +13,13 @@
 //
 // The build directories must sit in this package (their imports resolve from here); `dist-*` is
 // ignored by git. Every build gets the benchmark's CREDENTIALS_ENCRYPTION_KEY (lib/requests.mjs),
-// which PostgreSQL requires since issue 26 and earlier builds ignore. RUNS (6), DURATION (5 s),
+// which PostgreSQL requires since the key lifecycle and earlier builds ignore. RUNS (6), DURATION (5 s),
 // CONNECTIONS (10), WARMUP (3 s), ENGINE (postgres) adjust it; MESSAGE_SIGNATURES=1 sends the
 // creates signed both ways by a key pair that requires message signatures (builds that have them).
 // Linux only.
 //
 // A build may be followed by NAME=value words, in one argument, to compare the same build under
-// other environments, e.g. the cost of the metrics (issue 25; METRICS_PORT=0: any free port):
+// other environments, e.g. the cost of the metrics (METRICS_PORT=0: any free port):
 //
 //   npm run build && node bench/compare-builds.mjs dist 'dist METRICS_PORT=0'
 import { execFileSync } from 'node:child_process';

@@ -19,7 +19,7 @@ export interface Config {
   port: number;
   /**
    * HOST: the address to listen on, default 127.0.0.1. The server speaks plain HTTP and the
-   * signature scheme allows replays (DECISIONS.md "replay"), and a fresh start prints a working demo
+   * signature scheme allows replays (spec Assumptions, "Replay"), and a fresh start prints a working demo
    * key pair, so by default it is reachable from this machine only. Set HOST=0.0.0.0 (or `::`) in
    * a container or behind a TLS-terminating proxy.
    */
@@ -51,19 +51,19 @@ export interface Config {
   shutdownDrainMs: number;
   /**
    * RATE_LIMIT_PER_MINUTE: authenticated requests each institution may make per minute before the
-   * server answers 429 with Retry-After; unset or 0 (the default): no limit (DECISIONS.md "rate
-   * limit": integrators turn it on to test their retry handling).
+   * server answers 429 with Retry-After; unset or 0 (the default): no limit (spec Assumptions,
+   * "Rate limits": integrators turn it on to test their retry handling).
    */
   rateLimitPerMinute: number | undefined;
   /**
    * CORS_ALLOW_ORIGINS: the origins (`https://docs.example.com`), comma-separated, that a docs
    * page hosted elsewhere may call the API from; unset (the default): no CORS at all, since the
-   * server serves its docs itself (DECISIONS.md "CORS"; see http/cors.ts).
+   * server serves its docs itself (spec Assumptions, "CORS"; see http/cors.ts).
    */
   corsAllowOrigins: string[];
   /**
    * METRICS_PORT: the port of a listener of its own, on HOST, serving Prometheus metrics at
-   * `GET /metrics` (DECISIONS.md "metrics"; see metrics/); unset (the default): no metrics.
+   * `GET /metrics` (spec Assumptions, "Metrics"; see metrics/); unset (the default): no metrics.
    * 0–65535 (0: any free port, logged); never PORT, since the API port does not serve them.
    */
   metricsPort: number | undefined;

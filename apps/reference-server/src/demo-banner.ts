@@ -18,8 +18,8 @@ export function shellQuote(value: string): string {
 
 /**
  * What `npm start` prints once listening, on stdout and outside the logger: where the API and its
- * docs are, and — only on the start that created the demo institution (DECISIONS.md
- * "credentials": printed once) — the demo key pair and a `curl` line with a signed create of the
+ * docs are, and — only on the start that created the demo institution (spec Assumptions,
+ * "Credentials": printed once) — the demo key pair and a `curl` line with a signed create of the
  * spec's example, sent with `--data-binary` so the bytes are exactly the signed text.
  */
 export function startBanner(options: {

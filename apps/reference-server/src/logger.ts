@@ -2,7 +2,7 @@ import pino, { type DestinationStream, type Level, type Logger } from 'pino';
 
 /**
  * What the logger censors wherever it appears at these depths: credentials and the request
- * signature must never reach a log (DECISIONS.md "Authentication"). The server never logs headers
+ * signature must never reach a log (spec Assumptions, "Signature"). The server never logs headers
  * or bodies to begin with; this is the net under that rule.
  */
 export const redactedPaths = [
@@ -73,7 +73,7 @@ export function createLogger(options: {
  * Writes what the logger still holds, waiting at most `timeoutMs`, then makes sure exiting cannot
  * block on it: pino flushes an asynchronous destination synchronously at exit, and sonic-boom's
  * synchronous flush retries forever on a pipe whose reader has gone (EPIPE) or stays full. That
- * made a stop hang for good (issue #10); whatever is not written within the bound is dropped.
+ * made a stop hang for good; whatever is not written within the bound is dropped.
  */
 export async function flushLogs(logger: Logger, timeoutMs: number): Promise<void> {
   const stdout = stdoutDestinations.get(logger);

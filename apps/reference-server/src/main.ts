@@ -28,7 +28,8 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
   // A reader of stdout that has gone must not end the server (the banner is written there).
   process.stdout.on('error', () => {});
-  // Before anything is opened, so that a signal during start-up closes it and exits (issue #10).
+  // Before anything is opened, so that a signal during start-up closes it and exits
+  // (README "Shutdown").
   const stop = handleStopSignals({ logger, drainTimeoutMs: config.shutdownDrainMs });
   try {
     logger.debug('opening the storage');

@@ -5,7 +5,7 @@ const startScript = (packageJson: string): string =>
   JSON.parse(readFileSync(new URL(packageJson, import.meta.url), 'utf8')).scripts.start;
 
 /**
- * The memory budget (issue 10: at most 50 MiB of growth under load) holds with the V8 flags of the
+ * The memory budget (bench/README.md: at most 50 MiB of growth under load) holds with the V8 flags of the
  * package's `start` script, which Node takes on its command line only: `npm start` at the root must
  * pass the same ones (the benchmarks read them from the package's script).
  */

@@ -127,7 +127,7 @@ describe('node dist/main.js', () => {
     expect(stopMs).toBeLessThan(500 + 5_000);
   });
 
-  test('stdout a pipe whose reader has gone: the stop still ends (issue #10)', async () => {
+  test('stdout a pipe whose reader has gone: the stop still ends', async () => {
     const server = await startBuiltServer({
       DATABASE_URL: 'memory://',
       INSTITUTION_CREDENTIALS: JSON.stringify([credential]),

@@ -1,5 +1,5 @@
 /**
- * Issue 18, section 6: the reference server passes with zero failures at three seeds, on the
+ * No false positives: the reference server passes with zero failures at three seeds, on the
  * embedded SQLite engine and on PostgreSQL 15 (no false positives). The figures (requests and
  * time per run) are printed as a table at the end.
  */

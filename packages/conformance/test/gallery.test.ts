@@ -1,5 +1,5 @@
 /**
- * Issue 18, section 6: every deliberately broken implementation of the gallery is caught by `run`
+ * No false negatives: every deliberately broken implementation of the gallery is caught by `run`
  * with a fixed seed within the default budget. Each fault sits in front of one reference server
  * (test/support/gallery.ts); the figures (requests until caught, size of the shrunk example) are
  * printed as a table at the end.

@@ -11,7 +11,7 @@ import type { FieldError } from './index.js';
 
 /**
  * Messages for the spec's string patterns, by the `title` of the schema that declares them, so a
- * client reads the rule, not a regular expression (DECISIONS.md "mobileNumber", "ghanaCardNumber").
+ * client reads the rule, not a regular expression (spec Assumptions, "mobileNumber", "ghanaCardNumber").
  */
 const patternRules: Record<string, string> = {
   GhanaMobileNumber: 'must be a Ghanaian mobile number (0XXXXXXXXX, 233XXXXXXXXX or +233XXXXXXXXX)',

@@ -4,10 +4,12 @@ import addFormatsPlugin from 'ajv-formats';
 import { specFormats } from './formats.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import { numberFormats } from './spec-formats.js';
+import type { SpecSchemas } from './spec-schemas.js';
 
 export { fieldErrors, fieldName } from './field-errors.js';
 export { isCalendarDate, specFormats } from './formats.js';
 export { specAjvFormats } from './spec-formats.js';
+export type { SpecSchemas } from './spec-schemas.js';
 export { createUserInputErrors } from './user-input-errors.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext its default import is the module.
@@ -34,32 +36,6 @@ export interface SpecSchemasOptions {
    * Off by default: it costs memory that a server validating at run time does not need.
    */
   standalone?: boolean;
-}
-
-/** Compiles the component schemas of the bundled spec, by name. */
-export interface SpecSchemas {
-  /** The validator of `#/components/schemas/<name>`; throws if the spec has no such schema. */
-  validator(name: string): ValidateFunction;
-  /** A schema derived from `<name>` (e.g. without its `oneOf`), compiled beside the spec's own. */
-  derivedValidator(
-    name: string,
-    derive: (schema: Record<string, unknown>) => Record<string, unknown>,
-  ): ValidateFunction;
-  /**
-   * Any schema of the document (a parameter's, a header's, a response's inline schema), compiled
-   * beside the component schemas, so its `#/components/...` refs resolve to the spec's own.
-   */
-  compile(schema: Record<string, unknown>): ValidateFunction;
-  /** The raw schema object of `<name>`, as written in the bundled spec. */
-  schema(name: string): Record<string, unknown>;
-  /**
-   * An ES module exporting, for each key of `exports`, the validator of the component schema it
-   * names (Ajv standalone code): validators compiled ahead of time, for a page whose
-   * Content-Security-Policy forbids `eval` and `new Function`. The module imports ajv's run-time
-   * helpers and `@institution-api/types/spec-formats`, so it is meant for a bundler. Needs
-   * `{ standalone: true }`.
-   */
-  standaloneModule(exports: Record<string, string>): string;
 }
 
 /**

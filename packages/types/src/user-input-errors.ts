@@ -8,7 +8,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { fieldErrors, unique } from './field-errors.js';
 import type { FieldError } from './index.js';
-import type { SpecSchemas } from './spec-ajv.js';
+import type { SpecSchemas } from './spec-schemas.js';
 
 /** The property whose value picks the account variant of `UserInput` (spec: `UserInput.oneOf`). */
 const discriminator = 'accountType';

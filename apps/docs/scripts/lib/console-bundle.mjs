@@ -17,7 +17,7 @@ import { createSpecSchemas } from '@institution-api/types/spec-ajv';
 import { build } from 'esbuild';
 import { consoleSpec, responseSchemas } from './console-spec.mjs';
 
-/** The budget of issue 19: the console adds at most 60 KB (gzip, default level) to the page. */
+/** The console's budget: it adds at most 60 KB (gzip, default level) to the page. */
 export const CONSOLE_BUDGET_GZIP_BYTES = 60_000;
 
 const entryPoint = fileURLToPath(new URL('../../console/src/main.ts', import.meta.url));

@@ -15,8 +15,9 @@ const maxEntries = 10_000;
 
 /**
  * {@link Storage.findCredential} behind an in-memory cache with a short TTL, so that a signed
- * request costs no database query for its key pair (issue #9: on PostgreSQL a round trip per
- * request) and no decryption of its secret (the storage decrypts it once per lookup; issue #26).
+ * request costs no database query for its key pair (on PostgreSQL a round trip per
+ * request) and no decryption of its secret (the storage decrypts it once per lookup; spec
+ * Assumptions, "Secrets at rest").
  * Unknown keys are remembered too, so a flood of made-up keys does not reach the database either.
  * Concurrent lookups of one key share one query.
  */

@@ -1,13 +1,13 @@
 import type { InstitutionCredential, SignaturePolicy } from '../storage/types.js';
 
-/** The environment variable the credentials come from (DECISIONS.md "credentials"). */
+/** The environment variable the credentials come from (spec Assumptions, "Credentials"). */
 const source = 'INSTITUTION_CREDENTIALS';
 
 /** Shorter secrets are too easy to guess; generateCredential issues 43 random characters. */
 export const minimumSecretKeyLength = 16;
 
 /**
- * A public key travels in the Authorization header before a colon (DECISIONS.md "header"): visible
+ * A public key travels in the Authorization header before a colon (spec Assumptions, "Signature"): visible
  * ASCII without ':'.
  */
 const publicKeyPattern = /^[\x21-\x39\x3b-\x7e]+$/;

@@ -63,8 +63,8 @@ export interface AuthenticateOptions {
  * Verifies `Authorization: <publicKey>:<signature>` (the key pair from `findCredential`, in the
  * server a short-lived cache over the storage: see credential-cache.ts) over the exact raw body bytes (`req.body` is
  * still the Buffer from {@link readRawBody}), before JSON parsing or validation, so nothing about
- * an unauthenticated request is looked at (spec: `InstitutionSignature`; DECISIONS.md
- * "Authentication").
+ * an unauthenticated request is looked at (spec: `InstitutionSignature`; spec Assumptions,
+ * "Signature").
  *
  * Every failure answers the same 401 problem; only the log says which check failed, with the
  * public key but never a secret, a presented or an expected signature. A revoked or expired key

@@ -76,7 +76,7 @@ export function contractValidation(options: {
     fileUploader: false,
   });
   // EOV's security step only calls `next` when `validateSecurity` is off; the others run as one
-  // route layer rather than five (issue #9: every Express layer and promise hop costs, here where
+  // route layer rather than five (every Express layer and promise hop costs, here where
   // each request goes through all of them).
   const steps = middlewares.filter((middleware) => middleware.name !== 'securityMiddleware');
   return (req, res, next) => {
@@ -135,7 +135,7 @@ function distil(
  * printed its deprecation warning for `url.parse()` (DEP0169) once, each call first walks the
  * caller's stack to see whether it comes from node_modules, where Node stays silent; EOV's calls
  * always do, so Node never warns and walks the stack on every request: about a tenth of the HTTP
- * layer's time in a CPU profile (issue #9). One call from here, with deprecation warnings muted
+ * layer's time in a CPU profile. One call from here, with deprecation warnings muted
  * for its duration, lets Node record the warning as given. Harmless where Node behaves otherwise.
  */
 function settleUrlParseDeprecation(): void {

@@ -15,7 +15,7 @@ const exposedHeaders = 'Retry-After, RateLimit, RateLimit-Policy';
 const preflightMaxAgeSeconds = '600';
 
 /**
- * CORS for a docs page hosted on another origin (spec: Assumptions, "CORS"; DECISIONS.md
+ * CORS for a docs page hosted on another origin (spec: Assumptions,
  * "CORS"), installed only when `CORS_ALLOW_ORIGINS` lists origins. The docs and their console
  * are normally served by this server itself (same origin, no CORS needed).
  *

@@ -9,7 +9,7 @@ import { maxBodyBytes } from './raw-body.js';
 export const unavailableRetryAfterSeconds = 1;
 
 /**
- * The one place that turns errors into RFC 9457 problems (DECISIONS.md "errors").
+ * The one place that turns errors into RFC 9457 problems (spec Assumptions, "Errors").
  *
  * A {@link StorageUnavailableError} (the database down, full, too slow) is a 503 `unavailable`
  * with `Retry-After`, and is not logged per request: the storage's outage log reports the outage

@@ -42,7 +42,7 @@ const malformed = {
 
 /**
  * The reference server's HTTP server around `app`, with {@link httpTimeouts}, and whose parser
- * errors are answered as problem details like every other error (DECISIONS.md "errors"): Node
+ * errors are answered as problem details like every other error (spec Assumptions, "Errors"): Node
  * would answer them with an empty body. As Node does, nothing is written when a response has
  * already started on the connection; the connection is then closed.
  */

@@ -16,7 +16,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  *   so it would otherwise fail in the database as a 500;
  * - a string that is not well-formed Unicode (a lone surrogate, which JSON can write as `"\ud800"`)
  *   → 400 naming the field: it has no UTF-8 form, so the database would store U+FFFD instead, and
- *   every string must round-trip byte for byte (DECISIONS.md "text").
+ *   every string must round-trip byte for byte (spec Assumptions, "Text").
  * Shapes (a top-level array, a missing field) are left to validation against the spec. The checks
  * are `@institution-api/types/http`'s, which the mock refuses bodies with too.
  */

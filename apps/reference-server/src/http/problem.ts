@@ -37,7 +37,7 @@ export class HttpProblem extends Error {
   }
 }
 
-/** The validation problem of DECISIONS.md "errors": one `{ path, message }` per broken rule. */
+/** The validation problem of spec Assumptions, "Errors": one `{ path, message }` per broken rule. */
 export function validationProblem(errors: FieldError[]): HttpProblem {
   return new HttpProblem(
     problemKinds.validation,

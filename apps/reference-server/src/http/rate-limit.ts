@@ -9,7 +9,7 @@ export const rateLimitWindowSeconds = 60;
 const policyName = 'per-institution';
 
 /**
- * The optional per-institution rate limit (RATE_LIMIT_PER_MINUTE; DECISIONS.md "rate limit"),
+ * The optional per-institution rate limit (RATE_LIMIT_PER_MINUTE; spec Assumptions, "Rate limits"),
  * placed after authentication: only verified requests count, each against the budget of the
  * institution that signed it, so nobody can spend another institution's budget. The count is the
  * storage's (`Storage.rateLimiter`): in PostgreSQL, shared by every server process on the

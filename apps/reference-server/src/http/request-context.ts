@@ -24,7 +24,7 @@ const requestLoggers = new WeakMap<object, Logger>();
  * access line when the response is done: method, path (without the query), status, latency in ms.
  * The body and the headers are never logged.
  *
- * This runs for every request, so it is kept cheap (issue #9): `req.log`, a pino child bound to
+ * This runs for every request, so it is kept cheap: `req.log`, a pino child bound to
  * the request id, is made only when something logs about the request (a refused signature, an
  * error), and the access line, whose fields are fixed and hold no secret, goes through a logger
  * without the redaction pass (`redactedPaths`) that every other line gets.

@@ -5,7 +5,7 @@ import type { Registry } from 'prom-client';
 export const metricsPath = '/metrics';
 
 /**
- * The listener of METRICS_PORT (DECISIONS.md "metrics"): `GET /metrics` (and `HEAD`) answers the
+ * The listener of METRICS_PORT (spec Assumptions, "Metrics"): `GET /metrics` (and `HEAD`) answers the
  * registry in Prometheus text format; any other path `404`, another method `405` with `Allow`.
  * A listener of its own, never the API's port, so the metrics can be reachable to the monitoring
  * network only, and a scrape never queues behind API requests in Express. No authentication: the

@@ -28,7 +28,7 @@ export const durationBuckets = [
 ];
 
 /**
- * The metrics METRICS_PORT serves (DECISIONS.md "metrics"), through prom-client: names prefixed
+ * The metrics METRICS_PORT serves (spec Assumptions, "Metrics"), through prom-client: names prefixed
  * `institution_api_`, units in the name.
  *
  * - `institution_api_requests_total{operation, status}`: answers sent, by operation and status code

@@ -8,7 +8,7 @@ export type Recognition =
   | 'refuse';
 
 /**
- * The rule of DECISIONS.md "existing user recognition": the card number alone does not let an
+ * The rule of spec Assumptions, "Existing users": the card number alone does not let an
  * institution reach another's customer; it must also know the customer's mobile number. Both
  * numbers are compared in their normalized forms (`+233XXXXXXXXX`), as stored.
  */

@@ -73,7 +73,7 @@ parentPort.on('message', () => {
  * (the connection runs with `wal_autocheckpoint = 0`). SQLite's automatic checkpoint copies about
  * a thousand pages into the database file and syncs it inside the COMMIT that crosses the
  * threshold, blocking the event loop for about 10 ms every second or so under load: the
- * embedded server's p99 went from 14–15 ms to 7–8.5 ms (server side) without it (issue #9).
+ * embedded server's p99 went from 14–15 ms to 7–8.5 ms (server side) without it.
  *
  * While writes keep coming, the log only starts over once a checkpoint has copied all of it
  * before the next write begins; so when a checkpoint reports `maxLogFrames` or more, the next

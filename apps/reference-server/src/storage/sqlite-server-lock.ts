@@ -4,7 +4,7 @@ import { DatabaseSync } from 'node:sqlite';
 
 /**
  * A second server process was started on an embedded database that a server already serves
- * (DECISIONS.md "several processes": the embedded SQLite serves one process). Its message is the
+ * (spec Assumptions, "Several processes": the embedded SQLite serves one process). Its message is the
  * one line the operator reads; `main.ts` prints it without a stack.
  */
 export class DatabaseInUseError extends Error {

@@ -216,7 +216,7 @@ export interface SqliteFileOptions {
  * synchronous=NORMAL acknowledged after an fsync of the log on libuv's thread pool (walSyncer:
  * the durability of FULL), and checkpoints on a thread of their own (startCheckpointer). Measured
  * at 10 connections of creates: 22–24% more of them per second, and p99 from 18–20 ms to 15–16 ms
- * as the load generator saw it, for 7% more CPU per request (issue #9; README "Storage").
+ * as the load generator saw it, for 7% more CPU per request (README "Storage").
  */
 function offloadDiskWork(db: DatabaseSync, options: SqliteFileOptions) {
   db.exec('PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0;');

@@ -59,7 +59,7 @@ export type StoredUser = Omit<UserDetails, 'account'> & {
 };
 
 /**
- * A write would give a user a value that belongs to another user (DECISIONS.md "unique email";
+ * A write would give a user a value that belongs to another user (spec Assumptions, "Unique email";
  * on update, the Ghana Card number of another user). The HTTP layer answers 409.
  */
 export class ConflictError extends Error {
@@ -71,7 +71,7 @@ export class ConflictError extends Error {
 
 /**
  * A create named the Ghana Card number of an existing user that does not belong to the calling
- * institution, without that user's mobile number (DECISIONS.md "existing user recognition"). The
+ * institution, without that user's mobile number (spec Assumptions, "Existing users"). The
  * HTTP layer answers 409 and reveals nothing stored, so this error carries nothing stored either.
  */
 export class ExistsWithOtherDetailsError extends Error {
@@ -117,7 +117,7 @@ export interface RateLimitWindow {
 
 /**
  * Counts requests per key (an institution's id) in fixed windows, where every server process on
- * the same database counts them (DECISIONS.md "rate limit", "several processes").
+ * the same database counts them (spec Assumptions, "Rate limits", "Several processes").
  */
 export interface RateLimiter {
   /** Counts one request of `key`, refused ones included, and says where the key stands. */
@@ -240,8 +240,8 @@ export interface NonceClaim {
 export interface Storage {
   /**
    * New user (created: true), or the existing user with this ghanaCardNumber, with its STORED
-   * details unchanged (created: false), when the caller may have it (DECISIONS.md "existing user
-   * recognition"): it already belongs to the institution, or the request carries its mobileNumber,
+   * details unchanged (created: false), when the caller may have it (spec Assumptions,
+   * "Existing users"): it already belongs to the institution, or the request carries its mobileNumber,
    * and then it is added to the institution. Throws ExistsWithOtherDetailsError otherwise, and
    * ConflictError('email') when a NEW user would take another user's email. Race-free: creates of
    * one person running at once give one user.
@@ -252,8 +252,8 @@ export interface Storage {
   ): Promise<{ created: boolean; user: StoredUser }>;
   /**
    * Replace the details of a user that belongs to the institution; null when it does not (or does
-   * not exist). The details are one record shared by every member institution (DECISIONS.md
-   * "shared record"): all of them see the change. Throws ConflictError('email'|'ghanaCardNumber')
+   * not exist). The details are one record shared by every member institution (spec
+   * Assumptions, "One shared record"): all of them see the change. Throws ConflictError('email'|'ghanaCardNumber')
    * when taken by another user. Account: keep the account id/createdAt when type+number are
    * unchanged, otherwise replace the account (new id); details.account null removes it.
    */

@@ -4,7 +4,7 @@ import type { Storage } from './types.js';
  * The database cannot serve the call right now: a fault of the infrastructure (down, restarting,
  * its connections killed, too many clients, disk full, read-only, slower than its bounds), never
  * of the caller or of our code. Nothing was written. The HTTP layer answers 503 `unavailable` with
- * `Retry-After` (spec: `ServiceUnavailable`; DECISIONS.md "errors").
+ * `Retry-After` (spec: `ServiceUnavailable`; spec Assumptions, "Errors").
  */
 export class StorageUnavailableError extends Error {
   constructor(

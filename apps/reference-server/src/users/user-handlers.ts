@@ -22,7 +22,7 @@ export function userHandlers(storage: Storage): {
      * with this normalized Ghana Card number already existed and belonged to the institution, or
      * was added to it because the request carries its mobile number, with its stored details
      * unchanged; `409` revealing nothing stored when it exists with other details
-     * (DECISIONS.md "success status codes", "existing user recognition").
+     * (spec Assumptions, "Status codes", "Existing users").
      */
     async createUser(req, res) {
       const details = normalizeUserInput(req.body as UserInput);
@@ -34,7 +34,7 @@ export function userHandlers(storage: Storage): {
 
     /**
      * PUT /api/v1/external/users/{id} (spec: updateUser). Replaces the details; `404` for a user
-     * of another institution as for no user at all (DECISIONS.md "institution scope").
+     * of another institution as for no user at all (spec Assumptions, "Institution scope").
      */
     async updateUser(req, res) {
       const details = normalizeUserInput(req.body as UserInput);

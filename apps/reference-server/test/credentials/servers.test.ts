@@ -1,5 +1,5 @@
 /**
- * The key lifecycle as an operator lives it (issue #26): two built server processes on one
+ * The key lifecycle as an operator lives it (spec Assumptions, "Key lifecycle"): two built server processes on one
  * PostgreSQL, and the built credentials command run beside them. A rotation end to end, a
  * revocation refused by each process within the credential cache's bound with the very 401 of an
  * unknown key, a revoked key that INSTITUTION_CREDENTIALS names staying refused across a restart,

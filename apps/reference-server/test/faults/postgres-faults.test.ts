@@ -1,5 +1,5 @@
 /**
- * Faults of PostgreSQL under load, as an operator meets them (issue #20): the server restarted,
+ * Faults of PostgreSQL under load, as an operator meets them (spec Assumptions, "500 or 503"): the server restarted,
  * every connection killed, too many clients. For each: every answer during the fault is 201 or a
  * 503 `unavailable` with `Retry-After` (never a 500), creates succeed again within 2 s of the
  * database's return without restarting the server, every acknowledged create is stored, and the
@@ -25,7 +25,7 @@ const unavailable = postgresUnavailableReason();
 const suite = unavailable && !process.env.CI ? describe.skip : describe;
 if (unavailable && !process.env.CI) console.warn(`PostgreSQL fault tests skipped: ${unavailable}`);
 
-/** Within this long of the database's return, creates must succeed again (issue #20). */
+/** Within this long of the database's return, creates must succeed again. */
 const recoveryBoundMs = 2_000;
 
 const credential: Credential = {

@@ -1,5 +1,5 @@
 /**
- * The embedded database on a full disk under load (issue #20): every create refused meanwhile is a
+ * The embedded database on a full disk under load (spec Assumptions, "500 or 503"): every create refused meanwhile is a
  * 503 `unavailable` with `Retry-After` (never a 500), creates succeed again within 2 s of space
  * being freed without restarting the server, and after a restart every acknowledged create is
  * there. The full disk is a tmpfs, which only root may mount: elsewhere the test is skipped

@@ -78,7 +78,7 @@ function problemOf(answer: string): { status: number; contentType: string; body:
   };
 }
 
-describe('redirects to the docs (issue #11)', () => {
+describe('redirects to the docs', () => {
   test('GET / redirects to /docs', async () => {
     const answer = await get('/');
     expect(answer.status).toBe(302);
@@ -147,7 +147,7 @@ describe('the docs are sent compressed to a client that accepts it', () => {
   });
 });
 
-describe('the HTTP parser\'s errors are problem details (DECISIONS.md "errors")', () => {
+describe('the HTTP parser\'s errors are problem details (spec Assumptions, "Errors")', () => {
   test('bytes that are not HTTP answer 400 malformed-request', async () => {
     const answer = problemOf(await raw('HELLO THERE\r\n\r\n'));
     expect(answer.status).toBe(400);
@@ -192,7 +192,7 @@ describe('the HTTP parser\'s errors are problem details (DECISIONS.md "errors")'
   });
 });
 
-describe('error lists are capped (DECISIONS.md "errors")', () => {
+describe('error lists are capped (spec Assumptions, "Errors")', () => {
   test('5,000 unknown fields answer 50 errors and the count of the rest', async () => {
     const body: Record<string, unknown> = newUser();
     for (let i = 0; i < 5_000; i += 1) body[`u${i}`] = 0;

@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from './harness.js';
 
 /**
  * The bounds the spec gives the texts of a problem that can quote the request (OWASP API4 string
- * and integer limits, issue 27) hold for the largest body the server reads. Problems are written
+ * and integer limits; spec Assumptions, "Field bounds") hold for the largest body the server reads. Problems are written
  * by the error handler, outside the response validation of the operations, so the lengths are
  * compared with the spec's bounds here.
  */

@@ -1,5 +1,5 @@
 /**
- * RATE_LIMIT_PER_MINUTE over HTTP (DECISIONS.md "rate limit"): the 429, and the RateLimit header
+ * RATE_LIMIT_PER_MINUTE over HTTP (spec Assumptions, "Rate limits"): the 429, and the RateLimit header
  * fields on every answer to an authenticated request, on the embedded database. Across several
  * processes on PostgreSQL: test/processes/shared-rate-limit.test.ts.
  */
@@ -30,7 +30,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('RATE_LIMIT_PER_MINUTE (DECISIONS.md "rate limit")', () => {
+describe('RATE_LIMIT_PER_MINUTE (spec Assumptions, "Rate limits")', () => {
   test('off by default: never 429, and no RateLimit fields', async () => {
     // Signed updates of a user nobody has (404, nothing written): requests a limit would count,
     // unlike an unsigned or refused one.

@@ -240,7 +240,7 @@ describe('create (POST /api/v1/external/users)', () => {
   });
 });
 
-describe('text and dates (DECISIONS.md "text")', () => {
+describe('text and dates (spec Assumptions, "Text")', () => {
   const texts = {
     firstName: '\uFEFFKofi',
     lastName: 'Asa\uFEFFnte',

@@ -1,5 +1,5 @@
 /**
- * The metrics (DECISIONS.md "metrics"): what an app counts in them, by operation and status, and
+ * The metrics (spec Assumptions, "Metrics"): what an app counts in them, by operation and status, and
  * the listener that serves them. On the built server, across processes and through an outage of
  * PostgreSQL: test/processes/shared-rate-limit.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * A process killed under load loses nothing (issue 25, item 4): three server processes on one
+ * A process killed under load loses nothing (spec Assumptions, "Several processes"): three server processes on one
  * PostgreSQL behind a load balancer (round-robin, leaving out a backend whose connection fails, as
  * a real balancer's passive health check does), creates in flight, one process SIGKILLed. The two
  * others keep answering, 2xx only; the killed one's requests in flight at that moment are the

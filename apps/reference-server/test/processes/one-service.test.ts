@@ -1,6 +1,6 @@
 /**
- * Three server processes on one PostgreSQL behave as one server (issue 25, item 1; DECISIONS.md
- * "several processes"): the create-or-add and recognition races across them end in one user, and
+ * Three server processes on one PostgreSQL behave as one server (spec
+ * Assumptions, "Several processes"): the create-or-add and recognition races across them end in one user, and
  * what one process writes is what the others answer. (Credentials changed through one process are
  * seen by all within the credential cache's bound: credential-cache.ts, tested with revocation.)
  */
@@ -45,8 +45,8 @@ withPostgres('three server processes on one PostgreSQL', { timeout: 60_000 }, ()
     expect(ids.size).toBe(1);
     const [id] = ids;
 
-    // Beta knows the person's mobile number, so it is added to Beta (DECISIONS.md "existing user
-    // recognition"), through the processes Alpha's 201 did not necessarily come from, at once;
+    // Beta knows the person's mobile number, so it is added to Beta (spec Assumptions,
+    // "Existing users"), through the processes Alpha's 201 did not necessarily come from, at once;
     // Gamma sends another mobile number and is refused, revealing nothing.
     const [adds, refusals] = await Promise.all([
       Promise.all(

@@ -1,6 +1,6 @@
 /**
  * One service of several reference server processes on one PostgreSQL, as an operator runs it
- * (DECISIONS.md "several processes"), for the tests of this folder, and signed requests to it.
+ * (spec Assumptions, "Several processes"), for the tests of this folder, and signed requests to it.
  */
 import { randomBytes } from 'node:crypto';
 import { formatAuthorization, signBodySync } from '@institution-api/signing/node';

@@ -1,6 +1,6 @@
 // Secrets stored in clear by the versions before migration 0002 are encrypted at the first start
 // with a key, nothing lost, and then no byte search of what an attacker could copy (the SQLite
-// file and its log; a pg_dump) finds them (issue #26, "Secrets encrypted at rest").
+// file and its log; a pg_dump) finds them (spec Assumptions, "Secrets at rest").
 import { execFile as execFileCallback } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';

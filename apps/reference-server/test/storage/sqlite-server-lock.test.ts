@@ -1,5 +1,5 @@
 /**
- * The embedded SQLite database serves one server process (DECISIONS.md "several processes"): a
+ * The embedded SQLite database serves one server process (spec Assumptions, "Several processes"): a
  * second server on the same file refuses to start with one line naming PostgreSQL, the commands
  * still work beside the running server, and the lock dies with its process, SIGKILL included.
  */

@@ -224,7 +224,7 @@ export function storageContract(open: () => Promise<StorageUnderTest>): void {
     });
   });
 
-  describe('existing user recognition (DECISIONS.md)', () => {
+  describe('existing user recognition (spec Assumptions, "Existing users")', () => {
     test('another institution with another mobile number is refused, and nothing is written', async () => {
       const bankA = await institution(storage, 'Bank A');
       const bankB = await institution(storage, 'Bank B');

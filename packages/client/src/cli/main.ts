@@ -8,11 +8,17 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { UserInput } from '@institution-api/types';
-import type { UsersClientError } from '../errors.js';
-import type { FetchLike } from '../resilient-fetch.js';
 import { createRequestSigning } from '../signing-middleware.js';
 import type { User } from '../user.js';
 import { createUsersClient, type UsersClientResult, usersUrl } from '../users-client.js';
+import {
+  type CliIo,
+  DEFAULT_API_URL,
+  EXIT,
+  failureMessage,
+  type Sent,
+  SIGNING_HELP,
+} from './cli-io.js';
 import {
   checkedApiUrl,
   httpUrl,
@@ -24,39 +30,16 @@ import {
 import { runImport } from './import/run-import.js';
 import { ownsProcess, runImportInWorker } from './import/worker.js';
 import { parseJsonFile } from './json-file.js';
-import { signProxy } from './sign-proxy.js';
-import { describeSystemError } from './system-errors.js';
+import { signProxy } from './sign-proxy-command.js';
 
-/** Exit codes: success, an HTTP error answer, and everything else (usage, files, network). */
-export const EXIT = Object.freeze({ ok: 0, http: 1, usage: 2 });
-
-/** The outside world of one run, injectable for tests. */
-export interface CliIo {
-  env: Record<string, string | undefined>;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  fetch?: FetchLike;
-}
-
-/** Default service address, the reference server's. */
-export const DEFAULT_API_URL = 'http://localhost:8080';
-
-/**
- * The end of the options and the environment of every command that signs (the CLI's own help
- * and `sign-proxy --help`): the names of the variables, never their values.
- */
-export const SIGNING_HELP = `  --algorithm sha256|sha512   HMAC hash (default sha256); must match the service
-  --encoding hex|base64       signature encoding (default hex); must match the service
-  --no-message-signatures     send Authorization alone, without the RFC 9421 message signature
-                              (Content-Digest, Signature-Input, Signature), for a service that
-                              refuses header fields it does not know
-  -h, --help                  show this help
-
-Environment:
-  INSTITUTION_PUBLIC_KEY      the institution's public key (required)
-  INSTITUTION_SECRET_KEY      the institution's secret key (required; never printed)
-  INSTITUTION_API_URL         the service's address (default ${DEFAULT_API_URL})
-`;
+export {
+  type CliIo,
+  DEFAULT_API_URL,
+  EXIT,
+  failureMessage,
+  type Sent,
+  SIGNING_HELP,
+} from './cli-io.js';
 
 /** The `--help` text; it names the environment variables but never shows their values. */
 export const USAGE = `Usage:
@@ -175,16 +158,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
   return report(result, io, { target, baseUrl, sentIncome: body?.monthlyIncome });
 }
 
-/** What `report` says about the request, beyond its result. */
-export interface Sent {
-  /** The URL the request went to. */
-  target: string;
-  /** The service's address, to tell a local reference server from a remote service. */
-  baseUrl: string;
-  /** The monthlyIncome in the file. */
-  sentIncome: unknown;
-}
-
 function report(
   result: UsersClientResult<{ user: User; created?: boolean }>,
   io: CliIo,
@@ -224,28 +197,6 @@ function incomeNote(created: boolean, sentIncome: unknown): string {
     ? `the service stored the ${typeof sentIncome === 'number' ? `${sentIncome} ` : ''}you sent`
     : 'the stored income may differ from the one in your file';
   return `Note: "monthlyIncome" is null below because the create answer does not carry it (the update answer does); ${stored}.\n`;
-}
-
-/** A network failure or timeout, naming the URL, the cause and what to try. */
-export function failureMessage(error: UsersClientError, { target, baseUrl }: Sent): string {
-  const local = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/|$)/i.test(baseUrl);
-  const hint = local
-    ? "Is the reference server running? Start it with `npm start` in the toolkit's repository, or set INSTITUTION_API_URL to the service's address."
-    : 'Check INSTITUTION_API_URL and your network.';
-  if (error.kind === 'network') {
-    const code = systemCode(error.cause);
-    const why = code === undefined ? error.message : describeSystemError(code);
-    return `cannot reach ${target}: ${why}.\n${hint}`;
-  }
-  if (error.kind === 'timeout')
-    return `no complete answer from ${target}: ${error.message}.\n${hint}`;
-  return `${error.kind} error from ${target}: ${error.message}`;
-}
-
-/** Node's fetch reports "fetch failed"; the system error code is on its cause. */
-function systemCode(error: unknown): string | undefined {
-  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 function parse(args: string[]) {

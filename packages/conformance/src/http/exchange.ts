@@ -1,6 +1,29 @@
 import type { Operation } from '../spec/contract.js';
-import type { AuthorizationRecipe } from './authorization.js';
-import type { MessageSignatureRecipe } from './message-signature.js';
+import type { AuthorizationRecipe, Institution } from './authorization.js';
+
+/**
+ * How a request's RFC 9421 message signature (`Signature-Input`, `Signature`, `Content-Digest`;
+ * the spec's `InstitutionSignature` scheme) is made, as data, so a reproduction makes it again at
+ * replay time from the environment, as it does the Authorization header:
+ *
+ * - `none`: no message-signature fields;
+ * - `signed`: the institution's message signature, made when the request is sent (a fresh
+ *   `created` and nonce), of the request as sent unless told otherwise: `createdOffset` seconds
+ *   added to `created` (a stale one), other `components`, or signed for another `target` or
+ *   over other `body` bytes than those sent (a path or a body changed under the signature);
+ * - `same-as`: exactly the fields an earlier request carried (a replay).
+ */
+export type MessageSignatureRecipe =
+  | { kind: 'none' }
+  | {
+      kind: 'signed';
+      as: Institution;
+      createdOffset?: number;
+      components?: readonly string[];
+      target?: string;
+      body?: Uint8Array<ArrayBuffer>;
+    }
+  | { kind: 'same-as'; request: SentRequest };
 
 /** A request exactly as sent: the body's bytes are what was signed (or deliberately not). */
 export interface SentRequest {

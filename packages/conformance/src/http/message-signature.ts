@@ -1,33 +1,11 @@
 import { type MessageSignatureHeaders, signMessageSync } from '@institution-api/signing/node';
 import type { Credentials, Institution } from './authorization.js';
-import type { SentRequest } from './exchange.js';
+import type { MessageSignatureRecipe } from './exchange.js';
+
+export type { MessageSignatureRecipe } from './exchange.js';
 
 /** The covered components `@institution-api/signing` signs by default for a request with a body. */
 export const DEFAULT_COMPONENTS = ['@method', '@path', 'content-digest'] as const;
-
-/**
- * How a request's RFC 9421 message signature (`Signature-Input`, `Signature`, `Content-Digest`;
- * the spec's `InstitutionSignature` scheme) is made, as data, so a reproduction makes it again at
- * replay time from the environment, as it does the Authorization header:
- *
- * - `none`: no message-signature fields;
- * - `signed`: the institution's message signature, made when the request is sent (a fresh
- *   `created` and nonce), of the request as sent unless told otherwise: `createdOffset` seconds
- *   added to `created` (a stale one), other `components`, or signed for another `target` or
- *   over other `body` bytes than those sent (a path or a body changed under the signature);
- * - `same-as`: exactly the fields an earlier request carried (a replay).
- */
-export type MessageSignatureRecipe =
-  | { kind: 'none' }
-  | {
-      kind: 'signed';
-      as: Institution;
-      createdOffset?: number;
-      components?: readonly string[];
-      target?: string;
-      body?: Uint8Array<ArrayBuffer>;
-    }
-  | { kind: 'same-as'; request: SentRequest };
 
 /** The fields a message signature puts on a request, lower-case names. */
 export const MESSAGE_SIGNATURE_FIELDS = ['content-digest', 'signature-input', 'signature'] as const;

@@ -1,5 +1,5 @@
 /**
- * The gallery of broken implementations (issue 18, section 6): each a fault injected in front of
+ * The gallery of broken implementations: each a fault injected in front of
  * the reference server, and the checks that must catch it.
  */
 import { randomUUID } from 'node:crypto';

@@ -26,7 +26,7 @@ const maxEntries = 1_000;
 /**
  * express-openapi-validator 5.6 finds a request's operation by compiling every spec path with
  * `path-to-regexp` on every request, then throwing the matchers away: 8 % of the HTTP layer's CPU
- * in a profile (issue #9). The compiled matcher depends only on the path and the options, so this
+ * in a profile. The compiled matcher depends only on the path and the options, so this
  * memoizes `pathToRegexp` on the very module instance the validator resolves, which it reads at
  * each call. The result is used read-only there (`regexp.exec`, `keys.map`) and its RegExp has no
  * `g` or `y` flag, so sharing it is safe; what matches is unchanged.

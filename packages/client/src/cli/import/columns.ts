@@ -1,5 +1,5 @@
 /**
- * CSV columns as request fields (issue 28, "Input"): a column is a field of the spec's
+ * CSV columns as request fields (spec Assumptions, "Bulk import"; README "Input"): a column is a field of the spec's
  * `UserInput`, with a dot for nesting (`kyc.occupation`), and each cell becomes the type the
  * field's schema asks for. Everything is read from the bundled spec, so a field added to the
  * contract is a column at once.

@@ -1,5 +1,5 @@
 /**
- * The first pass over an input file, before anything is sent (issue 28): its SHA-256, which binds
+ * The first pass over an input file, before anything is sent (spec Assumptions, "Bulk import"): its SHA-256, which binds
  * the journal to it, its row count (the progress's total), the first line of every row (which
  * the journal's entries must name), and every error of the file itself (not UTF-8, not CSV, an
  * unknown column), so that a broken file stops the run before the first row, not halfway.

@@ -1,5 +1,5 @@
 /**
- * The import's transport (issue 28, "Fast"): the client's attempts sent with `node:http` or
+ * The import's transport (README "Memory and speed"): the client's attempts sent with `node:http` or
  * `node:https` on keep-alive connections, given to the client in place of `fetch`. The client
  * above it is unchanged: it signs, times out, retries and reads every row exactly as for any
  * other caller.

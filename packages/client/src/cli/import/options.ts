@@ -1,5 +1,5 @@
 /**
- * The command line of `institution-api import` (issue 28): the file, its format, the
+ * The command line of `institution-api import` (spec Assumptions, "Bulk import"): the file, its format, the
  * concurrency, where the report and the journal go, and the signature's settings.
  *
  * @module

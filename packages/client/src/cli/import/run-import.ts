@@ -1,5 +1,5 @@
 /**
- * `institution-api import <file>` (issue 28): registers every row of a CSV or NDJSON file as a
+ * `institution-api import <file>` (spec Assumptions, "Bulk import"): registers every row of a CSV or NDJSON file as a
  * user through the client (same signer, same retry policy), `--concurrency` rows in flight at
  * most, slowing down when the service pushes back, with one report line per row, a journal to
  * resume from, progress on stderr and a summary on stdout.
@@ -10,8 +10,8 @@ import { setMaxListeners } from 'node:events';
 import type { UsersClientError } from '../../errors.js';
 import { parseRetryAfter } from '../../retry-policy.js';
 import { fetchTransport, type Transport, usersClientOver, usersUrl } from '../../users-client.js';
+import { type CliIo, DEFAULT_API_URL, failureMessage } from '../cli-io.js';
 import { checkedApiUrl, requiredEnv, UsageError } from '../command-line.js';
-import { type CliIo, DEFAULT_API_URL, failureMessage } from '../main.js';
 import { ColumnError } from './columns.js';
 import { type Inspected, inspect } from './inspect.js';
 import { type Journal, JournalError, openJournal } from './journal.js';
@@ -25,7 +25,7 @@ import { InputError, type Row, readRows } from './rows.js';
 import { SendWindow } from './send-window.js';
 import { summary } from './summary.js';
 
-/** Exit codes of an import (issue 28, "Exit codes"). */
+/** Exit codes of an import (README "Progress, exit codes"). */
 export const IMPORT_EXIT = Object.freeze({
   /** Every row `created` or `existing`. */
   ok: 0,

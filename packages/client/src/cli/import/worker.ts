@@ -1,5 +1,5 @@
 /**
- * The import in a worker thread of its own, with a bounded heap (issue 28, "Memory stays flat").
+ * The import in a worker thread of its own, with a bounded heap (README "Memory and speed").
  * A long import allocates a little garbage per row (a `Request`, a `Response`, their streams), and
  * V8, left to its defaults, lets the heap grow far past what the run keeps alive (16 MB after a
  * full collection): a 3,000-row import peaked at 258 MB of RSS here. Node flags cannot be set
@@ -15,7 +15,7 @@
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../cli-io.js';
 import { type ImportIo, runImport } from './run-import.js';
 
 /** The worker's heap: young generation (its semi-spaces) and old generation, in MB. */

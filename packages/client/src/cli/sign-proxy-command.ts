@@ -2,7 +2,7 @@
  * `institution-api sign-proxy`: a local proxy that signs every request with the institution's
  * keys and forwards it to the service, so HTTP tools that cannot compute the signature (Redocly
  * Respect, Postman and Newman, curl without openssl) can call the API through it. The server is
- * `signing-proxy.ts`; this module reads the command line and the environment, prints where it
+ * `sign-proxy-server.ts`; this module reads the command line and the environment, prints where it
  * listens, and runs until SIGTERM or SIGINT (or, started by npm, until npm has gone), when it
  * finishes the requests in flight.
  *
@@ -11,6 +11,7 @@
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createRequestSigning } from '../signing-middleware.js';
+import { type CliIo, DEFAULT_API_URL, EXIT, SIGNING_HELP } from './cli-io.js';
 import {
   httpUrl,
   messageSignaturesFlag,
@@ -18,8 +19,7 @@ import {
   signatureFlags,
   UsageError,
 } from './command-line.js';
-import { type CliIo, DEFAULT_API_URL, EXIT, SIGNING_HELP } from './main.js';
-import { startSigningProxy } from './signing-proxy.js';
+import { startSigningProxy } from './sign-proxy-server.js';
 
 /** What `sign-proxy` needs beyond the other commands' outside world. */
 export interface SignProxyIo extends CliIo {

@@ -23,8 +23,8 @@ import {
 } from '@institution-api/test-support/reference-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/main.js';
-import { signProxy, signProxyUsage } from '../../src/cli/sign-proxy.js';
-import { maxBufferedBodyBytes } from '../../src/cli/signing-proxy.js';
+import { signProxy, signProxyUsage } from '../../src/cli/sign-proxy-command.js';
+import { maxBufferedBodyBytes } from '../../src/cli/sign-proxy-server.js';
 import { CREDENTIALS, momoAccountUser } from '../support/examples.js';
 import { startServer } from '../support/http-server.js';
 import { verdictOf } from '../support/message-signature.js';
