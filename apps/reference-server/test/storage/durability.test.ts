@@ -54,7 +54,9 @@ test('every write acknowledged before a SIGKILL is there after a restart, three 
   expect(acknowledged.length).toBeGreaterThanOrEqual(70);
   const db = openSqliteDatabase(join(dataDir, sqliteFileName));
   try {
-    const rows = db.prepare('SELECT monthly_income AS income FROM users').all() as {
+    const rows = db
+      .prepare("SELECT json_extract(details, '$.monthlyIncome') AS income FROM users")
+      .all() as {
       income: number;
     }[];
     const stored = new Set(rows.map((row) => row.income));

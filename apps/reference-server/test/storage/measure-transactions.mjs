@@ -172,16 +172,11 @@ for (const [name, result] of rows) {
  * step between BEGIN and COMMIT), on the same pool, so the two are measured side by side.
  */
 async function previous(pool, bank) {
-  const codec = { toBoolean: (value) => value };
+  const codec = { toDocument: (document) => document };
   const placeholders = userWritableColumns.map((_, index) => `$${index + 1}`).join(', ');
   const selectUser = `
-    SELECT u.id, u.email, u.first_name, u.last_name, u.other_name, u.gender,
-      to_char(u.date_of_birth, 'YYYY-MM-DD') AS date_of_birth,
-      u.mobile_number, u.ghana_card_number, u.monthly_income, u.is_ghana_card_verified,
-      u.image, u.ghana_card_image, u.kyc_occupation, u.kyc_address,
-      to_char(u.kyc_valid_from, 'YYYY-MM-DD') AS kyc_valid_from,
-      to_char(u.kyc_valid_to, 'YYYY-MM-DD') AS kyc_valid_to,
-      u.kyc_ref_number, u.documents, u.created_at,
+    SELECT u.id, u.email, u.mobile_number, u.ghana_card_number, u.details, u.documents,
+      u.created_at,
       a.id AS account_id, a.type AS account_type, a.number AS account_number,
       a.network AS account_network, a.bank_name AS account_bank_name, a.name AS account_name,
       a.created_at AS account_created_at
