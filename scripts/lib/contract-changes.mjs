@@ -162,9 +162,9 @@ function withCodeSamplesResolved(changes) {
 }
 
 /**
- * `redocly diff` tells a server by all of its fields: a server whose description changed, or
- * that is now listed at another position with another description, shows as removed (its
- * `server-removed` verdict breaking) and another added. A client that calls that URL still can,
+ * `redocly diff` does not always recognize a server whose fields changed together (a new
+ * description and `x-internal`, or a new description at another position): it shows it as
+ * removed (its `server-removed` verdict breaking) and another added. A client that calls that URL still can,
  * so each such pair is one change: `modified` in place (editorial when only its description or
  * `x-` fields changed), or `moved`, which is compatible, since the first server is what tools
  * take as their default base URL. A server whose URL is no longer listed stays removed, and
