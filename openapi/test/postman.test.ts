@@ -31,6 +31,9 @@ const institution: Credential = {
   institution: 'Postman',
   publicKey: 'postman-institution',
   secretKey: 'postman-institution-secret-0123456789',
+  // The collection signs both ways: this key pair refuses a request whose message signature is
+  // missing or does not verify.
+  messageSignature: 'required',
 };
 
 /** What Newman's `json` reporter writes, as far as these tests read it. */

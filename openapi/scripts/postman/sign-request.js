@@ -49,11 +49,44 @@ function signAuthorization(request, text) {
   request.headers.upsert({ key: 'Authorization', value: `${publicKey}:${signature}` });
 }
 
+// The spec's MessageSignature scheme (RFC 9421), beside the Authorization header: Content-Digest
+// (the body's SHA-256), and a signature over "@method", "@path" and "content-digest" with
+// `created`, a fresh `nonce` and `keyid`, HMAC-SHA256 keyed with the same secret. A replayed or
+// re-pathed request then fails on a key pair that requires message signatures.
+function signMessage(request, text) {
+  const publicKey = pm.variables.get('publicKey');
+  const secretKey = pm.variables.get('secretKey');
+  // @path: the path the request goes to, {{variables}} resolved, without the query.
+  const resolved = pm.variables.replaceIn(request.url.toString());
+  const path = resolved.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split(/[?#]/)[0] || '/';
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+  const base64 = (words) => words.toString(cryptoJs.enc.Base64);
+  const nonce = base64(cryptoJs.lib.WordArray.random(16))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+  const digest = `sha-256=:${base64(cryptoJs.SHA256(cryptoJs.enc.Utf8.parse(text)))}:`;
+  const components = hasBody ? '"@method" "@path" "content-digest"' : '"@method" "@path"';
+  const params = `(${components});created=${Math.floor(Date.now() / 1000)};nonce="${nonce}";keyid="${publicKey}";alg="hmac-sha256"`;
+  const lines = [`"@method": ${request.method}`, `"@path": ${path}`];
+  if (hasBody) lines.push(`"content-digest": ${digest}`);
+  lines.push(`"@signature-params": ${params}`);
+  const signature = base64(
+    cryptoJs.HmacSHA256(
+      cryptoJs.enc.Utf8.parse(lines.join('\n')),
+      cryptoJs.enc.Utf8.parse(secretKey),
+    ),
+  );
+  if (hasBody) request.headers.upsert({ key: 'Content-Digest', value: digest });
+  request.headers.upsert({ key: 'Signature-Input', value: `sig1=${params}` });
+  request.headers.upsert({ key: 'Signature', value: `sig1=:${signature}:` });
+}
+
 // Postman's sandbox provides crypto-js (HMAC-SHA256, hex) to scripts.
 const cryptoJs = require('crypto-js');
 
 if (freshCustomerFor.includes(pm.info.requestName)) freshCustomer();
-// Each security scheme the request carries signs the same bytes: another one (a message
-// signature) is one more call here.
+// Each security scheme the request carries signs the same bytes.
 const text = bytesToSign(pm.request);
 signAuthorization(pm.request, text);
+signMessage(pm.request, text);

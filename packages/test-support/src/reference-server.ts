@@ -18,6 +18,8 @@ export interface Credential {
   institution: string;
   publicKey: string;
   secretKey: string;
+  /** `required`: the key pair refuses a request without a valid RFC 9421 message signature. */
+  messageSignature?: 'required' | 'optional';
 }
 
 /**
