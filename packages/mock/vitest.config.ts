@@ -7,5 +7,8 @@ export default defineConfig({
     // The conformance runs and the differential run drive servers hard: one file at a time.
     fileParallelism: false,
     hookTimeout: 120_000,
+    // A mock's first request loads Ajv and compiles the spec's schemas (about 1 s, several under
+    // load): the first test of a file pays it.
+    testTimeout: 30_000,
   },
 });
