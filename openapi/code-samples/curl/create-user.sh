@@ -26,9 +26,8 @@ SIGNATURE=$(openssl dgst -sha256 \
 # captured request cannot be replayed or sent elsewhere.
 DIGEST="sha-256=:$(openssl dgst -sha256 -binary user.json |
   openssl base64 -A):"
-# The nonce: 16 random bytes, base64url.
-NONCE=$(openssl rand -base64 16 | awk '{
-  gsub(/\+/, "-"); gsub(/\//, "_"); sub(/=+$/, ""); print }')
+# The nonce: 16 random bytes, in hex.
+NONCE=$(openssl rand -hex 16)
 PARAMS="(\"@method\" \"@path\" \"content-digest\")\
 ;created=$EPOCHSECONDS;nonce=\"$NONCE\"\
 ;keyid=\"$INSTITUTION_PUBLIC_KEY\";alg=\"hmac-sha256\""

@@ -67,7 +67,7 @@ func main() {
 			`;created=%d;nonce="%s"`+
 			`;keyid="%s";alg="hmac-sha256"`,
 		time.Now().Unix(),
-		base64.RawURLEncoding.EncodeToString(nonce),
+		hex.EncodeToString(nonce),
 		publicKey)
 	signatureBase := strings.Join([]string{
 		`"@method": PUT`,
@@ -75,13 +75,15 @@ func main() {
 		`"content-digest": ` + digest,
 		`"@signature-params": ` + params,
 	}, "\n")
-	messageSignature := b64(
-		hmacSHA256(secretKey, []byte(signatureBase)))
+	baseBytes := []byte(signatureBase)
+	mac := hmacSHA256(secretKey, baseBytes)
+	messageSignature := b64(mac)
 
 	request.Header.Set(
 		"Authorization", publicKey+":"+signature)
 	request.Header.Set("Content-Digest", digest)
-	request.Header.Set("Signature-Input", "sig1="+params)
+	request.Header.Set(
+		"Signature-Input", "sig1="+params)
 	request.Header.Set(
 		"Signature", "sig1=:"+messageSignature+":")
 	request.Header.Set(
