@@ -1,4 +1,4 @@
-import { _, Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { _, Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCodePlugin from 'ajv/dist/standalone/index.js';
 import addFormatsPlugin from 'ajv-formats';
 import { specFormats } from './formats.js';

@@ -1,5 +1,5 @@
 import { type MessageSignatureHeaders, signMessageSync } from '@institution-api/signing/node';
-import type { Credentials, Institution } from './authorization.js';
+import type { Credentials } from './authorization.js';
 import type { MessageSignatureRecipe } from './exchange.js';
 
 export type { MessageSignatureRecipe } from './exchange.js';
