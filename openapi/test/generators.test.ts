@@ -48,7 +48,14 @@ const generators = {
   },
   'openapi-typescript': {
     tool: 'openapi-typescript',
-    generate: [bin('openapi-typescript'), 'openapi.json', '--output', 'generated/schema.ts'],
+    // As the types package runs it: a field with a `default` stays optional in a request body.
+    generate: [
+      bin('openapi-typescript'),
+      'openapi.json',
+      '--default-non-nullable=false',
+      '--output',
+      'generated/schema.ts',
+    ],
   },
 } as const;
 type Consumer = keyof typeof generators;

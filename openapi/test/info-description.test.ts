@@ -83,11 +83,13 @@ describe('the worked message-signature example in info.description', () => {
       const refs = ((operation as { parameters?: { $ref: string }[] }).parameters ?? []).map(
         (parameter) => parameter.$ref,
       );
-      expect(refs).toEqual([
-        '#/components/parameters/SignatureInput',
-        '#/components/parameters/Signature',
-        '#/components/parameters/ContentDigest',
-      ]);
+      expect(refs).toEqual(
+        expect.arrayContaining([
+          '#/components/parameters/SignatureInput',
+          '#/components/parameters/Signature',
+          '#/components/parameters/ContentDigest',
+        ]),
+      );
     }
     for (const parameter of Object.values(parameters ?? {})) {
       if (parameter.in === 'header') expect(parameter.required).toBe(false);

@@ -525,3 +525,46 @@ export function verdictOf(
     ? { status: 'valid', label, nonce, created }
     : { status: 'valid', label, nonce, created, expires };
 }
+
+/**
+ * The longest nonce a verifier records. RFC 9421 sets no bound; the signing libraries send 22
+ * characters (16 random bytes, base64url). A longer one is refused rather than stored.
+ */
+export const MAX_NONCE_LENGTH = 256;
+
+/** Why a verifier refuses a request on its message signature, once the verdict is in. */
+export type MessageSignatureRefusal = MessageSignatureFailure | 'missing' | 'nonce-too-long';
+
+/** What a verifier does next with a request whose `Authorization` header verified. */
+export type MessageSignatureDecision =
+  | { action: 'accept' }
+  | { action: 'refuse'; reason: MessageSignatureRefusal }
+  /** Accept only if `nonce` was not used with this key pair before (until `expiresAt`, ms). */
+  | { action: 'claim-nonce'; nonce: string; expiresAt: number };
+
+/**
+ * The key pair's policy applied to a verdict, as the spec's `MessageSignature` scheme states it,
+ * so that every verifier (the reference server, the mock) decides alike:
+ * - none at all: accepted unless the pair requires message signatures;
+ * - present but invalid: refused, whatever the policy;
+ * - valid: accepted once its nonce is claimed, which a verifier must remember until the signature
+ *   is stale: the end of second `created + maxSkewSeconds`.
+ */
+export function decideMessageSignature(
+  verdict: MessageSignatureVerdict,
+  required: boolean,
+  maxSkewSeconds: number = DEFAULT_MAX_SKEW_SECONDS,
+): MessageSignatureDecision {
+  if (verdict.status === 'absent') {
+    return required ? { action: 'refuse', reason: 'missing' } : { action: 'accept' };
+  }
+  if (verdict.status === 'invalid') return { action: 'refuse', reason: verdict.reason };
+  if (verdict.nonce.length > MAX_NONCE_LENGTH) {
+    return { action: 'refuse', reason: 'nonce-too-long' };
+  }
+  return {
+    action: 'claim-nonce',
+    nonce: verdict.nonce,
+    expiresAt: (verdict.created + maxSkewSeconds + 1) * 1000,
+  };
+}

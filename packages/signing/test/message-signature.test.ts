@@ -5,6 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_MAX_SKEW_SECONDS,
+  decideMessageSignature,
+  MAX_NONCE_LENGTH,
   type MessageSignatureHeaders,
   type MessageSignatureOptions,
   type MessageSignatureVerdict,
@@ -392,5 +395,45 @@ describe('createMessageSigner', () => {
   ])('refuses empty credentials at creation on %s', (_, create) => {
     expect(() => create({ keyId: '', secretKey: 'x' })).toThrow(TypeError);
     expect(() => create({ keyId: 'k', secretKey: '' })).toThrow(TypeError);
+  });
+});
+
+describe('decideMessageSignature', () => {
+  const valid = { status: 'valid', label: 'sig1', nonce: 'n-1', created: 1_700_000_000 } as const;
+
+  it('accepts a request without one only when the key pair does not require it', () => {
+    expect(decideMessageSignature({ status: 'absent' }, false)).toEqual({ action: 'accept' });
+    expect(decideMessageSignature({ status: 'absent' }, true)).toEqual({
+      action: 'refuse',
+      reason: 'missing',
+    });
+  });
+
+  it('refuses an invalid one under either policy, with its reason', () => {
+    for (const required of [false, true]) {
+      expect(
+        decideMessageSignature({ status: 'invalid', reason: 'wrong-signature' }, required),
+      ).toEqual({ action: 'refuse', reason: 'wrong-signature' });
+    }
+  });
+
+  it('claims a valid nonce until the end of second created + max skew', () => {
+    expect(decideMessageSignature(valid, true, 60)).toEqual({
+      action: 'claim-nonce',
+      nonce: 'n-1',
+      expiresAt: (1_700_000_000 + 61) * 1000,
+    });
+    expect(decideMessageSignature(valid, false)).toMatchObject({
+      expiresAt: (1_700_000_000 + DEFAULT_MAX_SKEW_SECONDS + 1) * 1000,
+    });
+  });
+
+  it('refuses a nonce longer than any verifier records', () => {
+    expect(
+      decideMessageSignature({ ...valid, nonce: 'x'.repeat(MAX_NONCE_LENGTH + 1) }, false),
+    ).toEqual({ action: 'refuse', reason: 'nonce-too-long' });
+    expect(
+      decideMessageSignature({ ...valid, nonce: 'x'.repeat(MAX_NONCE_LENGTH) }, false),
+    ).toMatchObject({ action: 'claim-nonce' });
   });
 });

@@ -3,6 +3,7 @@ import {
   type SignatureOptions,
   verifySync,
 } from '@institution-api/signing/node';
+import { unauthorizedDetail } from '@institution-api/types/http';
 import type { RequestHandler } from 'express';
 import type { CredentialLookup } from '../credentials/credential-cache.js';
 import type { NonceClaim } from '../storage/types.js';
@@ -28,9 +29,6 @@ declare global {
     }
   }
 }
-
-/** The one 401 detail, whatever the reason (spec example `UnauthorizedProblem`). */
-const unauthorizedDetail = 'The Authorization header is missing or its signature does not verify.';
 
 /** Why a request was refused; logged, never answered. */
 export type AuthenticationFailure =

@@ -1,25 +1,19 @@
 import {
-  type MessageSignatureFailure,
+  DEFAULT_MAX_SKEW_SECONDS,
+  decideMessageSignature,
   type ReceivedMessage,
+  type MessageSignatureRefusal as SigningRefusal,
   verifyMessageSignatureSync,
 } from '@institution-api/signing/node';
 import type { Request } from 'express';
 import type { FoundCredential, NonceClaim } from '../storage/types.js';
 
 /** How far a message signature's `created` may be from the server's clock, by default (seconds). */
-export const defaultMessageSignatureMaxAgeSeconds = 300;
-
-/**
- * The longest nonce stored. RFC 9421 sets no bound; the signing libraries send 22 characters
- * (16 random bytes, base64url). A longer one is refused rather than stored.
- */
-export const maxNonceLength = 256;
+export const defaultMessageSignatureMaxAgeSeconds = DEFAULT_MAX_SKEW_SECONDS;
 
 /** Why a request's message signature was refused, as the log says it. */
 export type MessageSignatureRefusal =
-  | `message-signature-${MessageSignatureFailure}`
-  | 'message-signature-missing'
-  | 'message-signature-nonce-too-long'
+  | `message-signature-${SigningRefusal}`
   | 'message-signature-replayed';
 
 /** What {@link checkMessageSignature} needs beside the request. */
@@ -79,18 +73,17 @@ export async function checkMessageSignature(
     now: Math.floor(now / 1000),
     maxSkewSeconds: maxAgeSeconds,
   });
-  if (verdict.status === 'absent') {
-    return credential.signaturePolicy === 'any' ? undefined : 'message-signature-missing';
-  }
-  if (verdict.status === 'invalid') return `message-signature-${verdict.reason}`;
-  if (verdict.nonce.length > maxNonceLength) return 'message-signature-nonce-too-long';
-  // Accepted while |now - created| <= maxAge in whole seconds: up to the end of second
-  // created + maxAge. From then on the signature is stale, so its nonce need not be kept.
-  const expiresAt = new Date((verdict.created + maxAgeSeconds + 1) * 1000);
+  const decision = decideMessageSignature(
+    verdict,
+    credential.signaturePolicy !== 'any',
+    maxAgeSeconds,
+  );
+  if (decision.action === 'accept') return undefined;
+  if (decision.action === 'refuse') return `message-signature-${decision.reason}`;
   const fresh = await check.claimNonce({
     publicKey,
-    nonce: verdict.nonce,
-    expiresAt,
+    nonce: decision.nonce,
+    expiresAt: new Date(decision.expiresAt),
     now: new Date(now),
   });
   return fresh ? undefined : 'message-signature-replayed';

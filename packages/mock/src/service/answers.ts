@@ -7,6 +7,7 @@
 import type { FieldError, UserCreated, UserUpdated } from '@institution-api/types';
 import { type ProblemKind, problemDocument, problemMediaType } from '@institution-api/types/http';
 import type { ModelUser } from '@institution-api/types/model';
+import { answerOf, type UserDetailsModel } from '@institution-api/types/user-details';
 
 /** A JSON answer, `application/json; charset=utf-8` as Express sends it. */
 export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -30,81 +31,57 @@ export function problemAnswer(
   });
 }
 
-type Details = Record<string, unknown> & {
-  kyc: Record<string, string | null>;
-  dateOfBirth: string | null;
+/** The account fields of a stored user's details (spec: `UserInput`'s account variants). */
+type AccountDetails = {
+  accountType: string;
+  accountNumber: string;
+  network?: string | null;
+  bankName?: string | null;
+  accountName: string;
 };
 
-/** `dateOfBirth` as answers carry it: a date-time at midnight UTC (spec: "Assumptions", "dateOfBirth"). */
-const dateTime = (date: string | null) => (date === null ? null : `${date}T00:00:00.000Z`);
-
-/** The kyc object of an answer, all five keys present (spec: `Kyc`). */
-function kycOf(details: Details) {
-  const { occupation, address, validFrom, validTo, refNumber } = details.kyc;
-  return { occupation, address, validFrom, validTo, refNumber };
-}
-
-/** The fields both shapes share, in the reference server's order. */
-function common(user: ModelUser, details: Details) {
-  return {
-    id: user.id,
-    firstName: details.firstName,
-    lastName: details.lastName,
-    otherName: details.otherName,
-    email: details.email,
-    gender: details.gender,
-    dateOfBirth: dateTime(details.dateOfBirth),
-    kyc: kycOf(details),
-    mobileNumber: details.mobileNumber,
-    ghanaCardNumber: details.ghanaCardNumber,
-    ghanaCardImage: details.ghanaCardImage,
-  };
-}
-
 /**
- * A user in the create shape (spec: `UserCreated`): snake_case account keys, the profile image as
- * `userImage`, `documents`, and no `monthlyIncome`.
+ * A user in the create shape (spec: `UserCreated`): each key the schema lists, in its order, as
+ * the details model reads the schema (the profile image as `userImage`, no `monthlyIncome`; spec:
+ * Assumptions, "Details follow the spec"), with the service's own `id`, `documents`, account with
+ * snake_case keys and `createdAt`: what the reference server answers, from the same model.
  */
-export function toUserCreated(user: ModelUser): UserCreated {
-  const details = user.details as unknown as Details;
-  return {
-    ...common(user, details),
-    userImage: details.image,
-    isGhanaCardVerified: details.isGhanaCardVerified,
+export function toUserCreated(user: ModelUser, model: UserDetailsModel): UserCreated {
+  const account = user.details as Partial<AccountDetails>;
+  return answerOf(model, 'created', user.details, {
+    id: user.id,
     documents: [...user.documents],
     account: user.account && {
       id: user.account.id,
-      account_type: details.accountType,
-      account_number: details.accountNumber,
-      network: details.network ?? null,
-      bank_name: details.bankName ?? null,
-      account_name: details.accountName,
+      account_type: account.accountType,
+      account_number: account.accountNumber,
+      network: account.network ?? null,
+      bank_name: account.bankName ?? null,
+      account_name: account.accountName,
       created_at: user.account.createdAt,
     },
     createdAt: user.createdAt,
-  } as UserCreated;
+  }) as UserCreated;
 }
 
 /**
- * A user in the update shape (spec: `UserUpdated`): camelCase account keys, the profile image as
- * `image`, `monthlyIncome`, no `documents`; the account's `bankName` left out when it has none.
+ * A user in the update shape (spec: `UserUpdated`): the profile image as `image`,
+ * `monthlyIncome`, no `documents`, account with camelCase keys, its `bankName` left out when it
+ * has none, as the reference server answers.
  */
-export function toUserUpdated(user: ModelUser): UserUpdated {
-  const details = user.details as unknown as Details;
-  return {
-    ...common(user, details),
-    image: details.image,
-    isGhanaCardVerified: details.isGhanaCardVerified,
-    monthlyIncome: details.monthlyIncome,
+export function toUserUpdated(user: ModelUser, model: UserDetailsModel): UserUpdated {
+  const account = user.details as Partial<AccountDetails>;
+  return answerOf(model, 'updated', user.details, {
+    id: user.id,
     account: user.account && {
       id: user.account.id,
-      accountType: details.accountType,
-      accountNumber: details.accountNumber,
-      network: details.network ?? null,
-      ...(details.bankName == null ? {} : { bankName: details.bankName }),
-      accountName: details.accountName,
+      accountType: account.accountType,
+      accountNumber: account.accountNumber,
+      network: account.network ?? null,
+      ...(account.bankName == null ? {} : { bankName: account.bankName }),
+      accountName: account.accountName,
       createdAt: user.account.createdAt,
     },
     createdAt: user.createdAt,
-  } as UserUpdated;
+  }) as UserUpdated;
 }

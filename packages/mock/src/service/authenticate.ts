@@ -6,6 +6,8 @@
  * @module
  */
 import {
+  DEFAULT_MAX_SKEW_SECONDS,
+  decideMessageSignature,
   parseAuthorization,
   type SignatureOptions,
   verify,
@@ -14,10 +16,7 @@ import {
 import type { MockInstitution } from './institutions.js';
 
 /** How far a message signature's `created` may be from the clock, by default (seconds). */
-export const defaultMessageSignatureMaxAgeSeconds = 300;
-
-/** The longest nonce accepted (the reference server stores none longer). */
-const maxNonceLength = 256;
+export const defaultMessageSignatureMaxAgeSeconds = DEFAULT_MAX_SKEW_SECONDS;
 
 /** A request as the check needs it. */
 export interface SignedRequest {
@@ -102,14 +101,15 @@ export function createAuthenticator(
         maxSkewSeconds: maxAgeSeconds,
       },
     );
-    if (verdict.status === 'absent') {
-      return institution.messageSignature === 'required' ? undefined : institution;
-    }
-    if (verdict.status === 'invalid' || verdict.nonce.length > maxNonceLength) return undefined;
-    const expiresAt = (verdict.created + maxAgeSeconds + 1) * 1000;
-    return claimNonce(`${presented.publicKey}\n${verdict.nonce}`, expiresAt, at)
-      ? institution
-      : undefined;
+    const decision = decideMessageSignature(
+      verdict,
+      institution.messageSignature === 'required',
+      maxAgeSeconds,
+    );
+    if (decision.action === 'accept') return institution;
+    if (decision.action === 'refuse') return undefined;
+    const key = `${presented.publicKey}\n${decision.nonce}`;
+    return claimNonce(key, decision.expiresAt, at) ? institution : undefined;
   };
   return Object.assign(authenticate, { reset: () => nonces.clear() });
 }

@@ -21,6 +21,11 @@ import {
   type UpdateOutcome,
   UserDirectory,
 } from '@institution-api/types/model';
+import {
+  deriveUserDetailsModel,
+  type UserDetailsModel,
+  userDetailsModel,
+} from '@institution-api/types/user-details';
 import { jsonAnswer, problemAnswer, toUserCreated, toUserUpdated } from './answers.js';
 import { type AuthenticatorOptions, createAuthenticator } from './authenticate.js';
 import type { MockInstitution } from './institutions.js';
@@ -71,7 +76,10 @@ export function createMockService(options: MockServiceOptions): MockService {
   const operations = operationsOf(document);
   const validate = createRequestValidator(document);
   const authenticate = createAuthenticator(options.institutions, options);
+  // Another spec (a suite's variant) has details of its own; the bundled spec's are derived once.
+  const details = options.document ? deriveUserDetailsModel(document) : userDetailsModel;
   const directory = new UserDirectory({
+    details,
     ...(options.newId ? { newId: options.newId } : {}),
     ...(options.now ? { now: () => new Date((options.now as () => number)()) } : {}),
   });
@@ -209,9 +217,9 @@ export function createMockService(options: MockServiceOptions): MockService {
     const input = body as UserInput;
     if (operation.id === 'updateUser') {
       const id = (values[0] ?? '').toLowerCase().replace(/^urn:uuid:/, '');
-      return answerUpdate(directory.update(institution.institution, id, input), instance);
+      return answerUpdate(directory.update(institution.institution, id, input), details, instance);
     }
-    return answerCreate(directory.create(institution.institution, input), instance);
+    return answerCreate(directory.create(institution.institution, input), details, instance);
   };
 
   return {
@@ -226,12 +234,16 @@ export function createMockService(options: MockServiceOptions): MockService {
 }
 
 /** A create's outcome as the spec answers it (createUser). */
-function answerCreate(result: CreateOutcome, instance: string): Response {
+function answerCreate(
+  result: CreateOutcome,
+  details: UserDetailsModel,
+  instance: string,
+): Response {
   switch (result.outcome) {
     case 'created':
-      return jsonAnswer(201, toUserCreated(result.user));
+      return jsonAnswer(201, toUserCreated(result.user, details));
     case 'existing':
-      return jsonAnswer(200, toUserCreated(result.user));
+      return jsonAnswer(200, toUserCreated(result.user, details));
     case 'exists-with-other-details':
       return problem(semanticProblems.existsWithOtherDetails, instance);
     case 'conflict':
@@ -240,10 +252,14 @@ function answerCreate(result: CreateOutcome, instance: string): Response {
 }
 
 /** An update's outcome as the spec answers it (updateUser). */
-function answerUpdate(result: UpdateOutcome, instance: string): Response {
+function answerUpdate(
+  result: UpdateOutcome,
+  details: UserDetailsModel,
+  instance: string,
+): Response {
   switch (result.outcome) {
     case 'updated':
-      return jsonAnswer(200, toUserUpdated(result.user));
+      return jsonAnswer(200, toUserUpdated(result.user, details));
     case 'not-found':
       return problem(semanticProblems.userNotFound, instance);
     case 'conflict':
