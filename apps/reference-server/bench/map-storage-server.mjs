@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../dist/app.js';
 import { createLogger } from '../dist/logger.js';
-import { recognize } from '../dist/storage/recognition.js';
 import { ExistsWithOtherDetailsError } from '../dist/storage/types.js';
+import { recognize } from '../dist/storage/users/recognition.js';
 
 const credentials = new Map(
   JSON.parse(process.env.INSTITUTION_CREDENTIALS ?? '[]').map((c) => [c.publicKey, c]),

@@ -27,7 +27,7 @@ import { methodNotAllowed, notFound } from './http/routing.js';
 import { sandboxPrefer } from './http/sandbox-prefer.js';
 import type { Metrics } from './metrics/metrics.js';
 import { operation, recordRequests } from './metrics/request-metrics.js';
-import type { OutageLog } from './storage/outage-log.js';
+import type { OutageLog } from './storage/health/outage-log.js';
 import type { Storage } from './storage/types.js';
 import { userHandlers } from './users/user-handlers.js';
 

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
-import type { OutageLog } from '../storage/outage-log.js';
-import { StorageUnavailableError } from '../storage/unavailable.js';
+import type { OutageLog } from '../storage/health/outage-log.js';
+import { StorageUnavailableError } from '../storage/health/unavailable.js';
 import { ResponseContractError } from './contract.js';
 import { HttpProblem, problemKinds, sendProblem, validationProblem } from './problem.js';
 import { maxBodyBytes } from './raw-body.js';

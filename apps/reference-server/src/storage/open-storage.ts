@@ -10,12 +10,12 @@ import {
   loadOrCreateKeyFile,
   randomEncryptionKey,
 } from '../credentials/encryption-key.js';
+import type { StorageHealthObserver } from './health/unavailable.js';
 import { openPostgresStorage } from './postgres-storage.js';
 import type { SqliteOptions } from './sqlite-database.js';
 import { holdSqliteServerLock, type SqliteServerLock } from './sqlite-server-lock.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { CredentialEvent, Storage } from './types.js';
-import type { StorageHealthObserver } from './unavailable.js';
 
 /**
  * The package's `data/` folder (git-ignored), the same relative place from `src/storage` and

@@ -15,14 +15,14 @@ import {
   toCredentialRecord,
   toEvent,
   toFoundCredential,
-} from './credential-rows.js';
+} from './credentials/credential-rows.js';
+import { postgresFault } from './health/postgres-faults.js';
+import { guardStorage, type StorageHealthObserver } from './health/unavailable.js';
 import { loadMigrations, migrationsDir } from './migrations.js';
 import { newId } from './new-id.js';
-import { noncePurge } from './nonce-purge.js';
+import { noncePurge } from './nonces/nonce-purge.js';
 import { inPostgresTransaction, migratePostgres, openPostgresPool } from './postgres-database.js';
-import { postgresFault } from './postgres-faults.js';
-import { postgresRateLimiter } from './rate-limiters.js';
-import { recognize } from './recognition.js';
+import { postgresRateLimiter } from './rate-limits/rate-limiters.js';
 import {
   type AccountDetails,
   ConflictError,
@@ -36,7 +36,7 @@ import {
   type StoredUser,
   type UserDetails,
 } from './types.js';
-import { guardStorage, type StorageHealthObserver } from './unavailable.js';
+import { recognize } from './users/recognition.js';
 import {
   type ColumnCodec,
   prefixedAccountColumns,
@@ -47,7 +47,7 @@ import {
   userColumnRecord,
   userColumnValues,
   userWritableColumns,
-} from './user-rows.js';
+} from './users/user-rows.js';
 
 /**
  * PostgreSQL's side of the column types (see migrations/postgres/), as pg reads them: the details

@@ -14,12 +14,13 @@ import {
   toCredentialRecord,
   toEvent,
   toFoundCredential,
-} from './credential-rows.js';
+} from './credentials/credential-rows.js';
+import { sqliteFault } from './health/sqlite-faults.js';
+import { guardStorage, type StorageHealthObserver } from './health/unavailable.js';
 import { loadMigrations, migrationsDir } from './migrations.js';
 import { newId } from './new-id.js';
-import { noncePurge } from './nonce-purge.js';
-import { memoryRateLimiter } from './rate-limiters.js';
-import { recognize } from './recognition.js';
+import { noncePurge } from './nonces/nonce-purge.js';
+import { memoryRateLimiter } from './rate-limits/rate-limiters.js';
 import { type CheckpointReport, startCheckpointer } from './sqlite-checkpointer.js';
 import {
   busyTimeoutMs,
@@ -30,7 +31,6 @@ import {
   type SqliteOptions,
   walSyncer,
 } from './sqlite-database.js';
-import { sqliteFault } from './sqlite-faults.js';
 import {
   type AccountDetails,
   ConflictError,
@@ -42,7 +42,7 @@ import {
   type Storage,
   type StoredUser,
 } from './types.js';
-import { guardStorage, type StorageHealthObserver } from './unavailable.js';
+import { recognize } from './users/recognition.js';
 import {
   type AccountColumns,
   type ColumnCodec,
@@ -53,7 +53,7 @@ import {
   userColumnNames,
   userColumnValues,
   userWritableColumns,
-} from './user-rows.js';
+} from './users/user-rows.js';
 
 /**
  * SQLite's side of the column types (see migrations/sqlite/): the details document and the

@@ -9,8 +9,8 @@ import {
   EncryptionKeyError,
   encryptionKeyVariable,
   previousEncryptionKeyVariable,
-} from '../credentials/encryption-key.js';
-import { openSecret, type SealedSecret, sealSecret } from '../credentials/secret-box.js';
+} from '../../credentials/encryption-key.js';
+import { openSecret, type SealedSecret, sealSecret } from '../../credentials/secret-box.js';
 import type {
   CredentialEvent,
   CredentialRecord,
@@ -18,7 +18,7 @@ import type {
   InstitutionCredential,
   IssueOptions,
   SignaturePolicy,
-} from './types.js';
+} from '../types.js';
 
 /** The secret of a row: in clear (written before migration 0002, until sealed) or sealed. */
 export interface SecretColumns {

@@ -1,4 +1,4 @@
-import type { Storage } from './types.js';
+import type { Storage } from '../types.js';
 
 /**
  * The database cannot serve the call right now: a fault of the infrastructure (down, restarting,

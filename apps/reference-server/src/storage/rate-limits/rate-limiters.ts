@@ -5,7 +5,7 @@ import {
   RateLimiterPostgres,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
-import type { RateLimiter, RateLimitWindow } from './types.js';
+import type { RateLimiter, RateLimitWindow } from '../types.js';
 
 /**
  * The table of migrations/postgres/0003_rate_limits.sql, laid out as rate-limiter-flexible's

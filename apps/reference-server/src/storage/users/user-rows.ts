@@ -4,7 +4,7 @@ import type {
   StoredAccount,
   StoredUser,
   UserDetails,
-} from './types.js';
+} from '../types.js';
 
 /**
  * The one place where the snake_case columns of `users` and `accounts` meet the camelCase types of
