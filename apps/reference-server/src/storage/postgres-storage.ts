@@ -1,37 +1,20 @@
 import type pg from 'pg';
 import type { CredentialKeyring } from '../credentials/encryption-key.js';
-import { sealSecret } from '../credentials/secret-box.js';
 import { batcher } from './batcher.js';
-import {
-  type CredentialRow,
-  credentialRowColumns,
-  type EventRow,
-  expirySetEvent,
-  issuedEvent,
-  type PendingEvent,
-  planProvisioning,
-  planSealing,
-  sealedValues,
-  toCredentialRecord,
-  toEvent,
-  toFoundCredential,
-} from './credentials/credential-rows.js';
+import { credentialStorage } from './credentials/credential-flows.js';
+import { postgresCredentials } from './credentials/postgres-credentials.js';
 import { postgresFault } from './health/postgres-faults.js';
 import { guardStorage, type StorageHealthObserver } from './health/unavailable.js';
 import { loadMigrations, migrationsDir } from './migrations.js';
 import { newId } from './new-id.js';
 import { noncePurge } from './nonces/nonce-purge.js';
-import { inPostgresTransaction, migratePostgres, openPostgresPool } from './postgres-database.js';
+import { migratePostgres, openPostgresPool } from './postgres-database.js';
 import { postgresRateLimiter } from './rate-limits/rate-limiters.js';
 import {
   type AccountDetails,
   ConflictError,
-  type CredentialEvent,
-  type CredentialRecord,
   ExistsWithOtherDetailsError,
-  type IssuedCredential,
   type NonceClaim,
-  type RevokedCredential,
   type Storage,
   type StoredUser,
   type UserDetails,
@@ -362,176 +345,7 @@ export function createPostgresStorage(
       }
     },
 
-    async findCredential(publicKey) {
-      const [row] = await query<CredentialRow>('find-credential', findCredentialSql, [publicKey]);
-      return row ? toFoundCredential(row, keyring) : null;
-    },
-
-    upsertCredentials: (list, actor = 'start') =>
-      inPostgresTransaction(pool, async (client) => {
-        const institutionIds = new Map<string, string>();
-        for (const name of new Set(list.map((credential) => credential.institution))) {
-          institutionIds.set(name, await upsertInstitution(client, name));
-        }
-        const { rows } = await client.query<CredentialRow>(
-          `${selectCredentialsSql} WHERE c.public_key = ANY($1)
-           ORDER BY c.public_key FOR UPDATE OF c`,
-          [list.map((credential) => credential.publicKey)],
-        );
-        const stored = new Map(rows.map((row) => [row.public_key, row]));
-        const plan = planProvisioning(list, stored, institutionIds, {
-          keyring,
-          actor,
-          now: new Date(),
-        });
-        const done: PendingEvent[] = [];
-        for (const write of plan.writes) {
-          const { publicKey, institutionId, sealed, signaturePolicy, isNew, event } = write;
-          // A server starting at the same moment may have added the same pair meanwhile.
-          const { rowCount } = isNew
-            ? await client.query(
-                `INSERT INTO credentials (public_key, institution_id, secret_key_id, secret_nonce,
-                   secret_ciphertext, secret_tag, signature_policy)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (public_key) DO NOTHING`,
-                [publicKey, institutionId, ...sealedValues(sealed), signaturePolicy],
-              )
-            : await client.query(
-                `UPDATE credentials SET institution_id = $2, plaintext_secret = NULL,
-                   secret_key_id = $3, secret_nonce = $4, secret_ciphertext = $5, secret_tag = $6,
-                   signature_policy = $7
-                 WHERE public_key = $1`,
-                [publicKey, institutionId, ...sealedValues(sealed), signaturePolicy],
-              );
-          if (rowCount) done.push(event);
-        }
-        return recordEvents(client, [...done, ...plan.skipped]);
-      }),
-
-    issueCredential: (credential, options) =>
-      inPostgresTransaction(pool, async (client): Promise<IssuedCredential | null> => {
-        const { institution, publicKey, secretKey } = credential;
-        const institutionId = options.rotation
-          ? (
-              await client.query<{ id: string }>('SELECT id FROM institutions WHERE name = $1', [
-                institution,
-              ])
-            ).rows[0]?.id
-          : await upsertInstitution(client, institution);
-        if (!institutionId) return null;
-        const sealed = sealSecret(keyring.current, publicKey, secretKey);
-        await client.query(
-          `INSERT INTO credentials (public_key, institution_id, secret_key_id, secret_nonce,
-             secret_ciphertext, secret_tag, expires_at, signature_policy)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [
-            publicKey,
-            institutionId,
-            ...sealedValues(sealed),
-            options.expiresAt,
-            credential.signaturePolicy ?? 'any',
-          ],
-        );
-        const pending = [issuedEvent(credential, options)];
-        let expiringKeys: string[] = [];
-        if (options.rotation) {
-          const at = options.rotation.othersExpireAt;
-          const { rows } = await client.query<{ public_key: string }>(
-            `UPDATE credentials SET expires_at = $1
-             WHERE institution_id = $2 AND public_key <> $3 AND revoked_at IS NULL
-               AND (expires_at IS NULL OR expires_at > $1)
-             RETURNING public_key`,
-            [at, institutionId, publicKey],
-          );
-          expiringKeys = rows.map((row) => row.public_key).sort();
-          for (const key of expiringKeys) {
-            pending.push(expirySetEvent(key, institution, at, options.actor));
-          }
-        }
-        const records = await selectRecords(client, [publicKey, ...expiringKeys]);
-        const issued = records.get(publicKey);
-        if (!issued) throw new Error(`Credential ${publicKey} vanished inside its transaction`);
-        return {
-          issued,
-          expiring: expiringKeys.flatMap((key) => records.get(key) ?? []),
-          events: await recordEvents(client, pending),
-        };
-      }),
-
-    revokeCredential: (publicKey, { actor, reason }) =>
-      inPostgresTransaction(pool, async (client): Promise<RevokedCredential | null> => {
-        const { rowCount } = await client.query(
-          `UPDATE credentials SET revoked_at = now(), revoked_reason = $2
-           WHERE public_key = $1 AND revoked_at IS NULL`,
-          [publicKey, reason],
-        );
-        const record = (await selectRecords(client, [publicKey])).get(publicKey);
-        if (!record) return null;
-        const events = rowCount
-          ? await recordEvents(client, [
-              { publicKey, institution: record.institution, what: 'revoked', reason, actor },
-            ])
-          : [];
-        return { record, alreadyRevoked: !rowCount, events };
-      }),
-
-    async listCredentials(filter = {}) {
-      const { rows } = await pool.query<CredentialRow>(
-        `${selectCredentialsSql} WHERE $1::text IS NULL OR i.name = $1
-         ORDER BY c.created_at, c.public_key`,
-        [filter.institution ?? null],
-      );
-      return rows.map(toCredentialRecord);
-    },
-
-    async listCredentialEvents(filter = {}) {
-      const { rows } = await pool.query<EventRow>(
-        `SELECT at, public_key, institution, what, reason, actor FROM credential_events
-         WHERE $1::text IS NULL OR institution = $1
-         ORDER BY id`,
-        [filter.institution ?? null],
-      );
-      return rows.map(toEvent);
-    },
-
-    async recordCredentialUse(publicKey) {
-      await query(
-        'record-credential-use',
-        'UPDATE credentials SET last_used_at = now() WHERE public_key = $1',
-        [publicKey],
-      );
-    },
-
-    async sealCredentialSecrets({ actor, reencrypt }) {
-      // Every start checks the keys; only an upgrade or a re-encryption writes, so only then are
-      // the rows locked (a lock on every key pair at every start would be in the way of rotations).
-      const { rows: unlocked } = await pool.query<CredentialRow>(selectCredentialsSql);
-      if (planSealing(unlocked, { keyring, actor, reencrypt }).writes.length === 0) return [];
-      return inPostgresTransaction(pool, async (client) => {
-        // Locked, so that servers starting together seal each secret once.
-        const { rows } = await client.query<CredentialRow>(
-          `${selectCredentialsSql} ORDER BY c.public_key FOR UPDATE OF c`,
-        );
-        const plan = planSealing(rows, { keyring, actor, reencrypt });
-        for (const { publicKey, sealed } of plan.writes) {
-          await client.query(
-            `UPDATE credentials SET plaintext_secret = NULL, secret_key_id = $2, secret_nonce = $3,
-               secret_ciphertext = $4, secret_tag = $5
-             WHERE public_key = $1`,
-            [publicKey, ...sealedValues(sealed)],
-          );
-        }
-        return recordEvents(client, plan.events);
-      });
-    },
-
-    async countInstitutions() {
-      const [row] = await query<{ count: number }>(
-        'count-institutions',
-        'SELECT count(*)::integer AS count FROM institutions',
-        [],
-      );
-      return row?.count ?? 0;
-    },
+    ...credentialStorage(postgresCredentials(pool), keyring),
 
     async claimNonce(claim) {
       if (purge.due()) {
@@ -590,59 +404,6 @@ const purgeNoncesSql = `
   DELETE FROM message_signature_nonces WHERE ctid = ANY (ARRAY (
     SELECT ctid FROM message_signature_nonces WHERE expires_at <= $1
     ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED))`;
-
-/** Every key pair's row with its institution's name; append a WHERE clause. */
-const selectCredentialsSql = `SELECT ${credentialRowColumns}
-  FROM credentials c JOIN institutions i ON i.id = c.institution_id`;
-
-/** $1 public key: the one statement a request may send for its key (when not in the cache). */
-const findCredentialSql = `${selectCredentialsSql} WHERE c.public_key = $1`;
-
-/** The id of the institution with this name, created when new. */
-async function upsertInstitution(client: pg.PoolClient, name: string): Promise<string> {
-  // DO UPDATE rather than DO NOTHING, so that RETURNING gives the existing row's id too.
-  const { rows } = await client.query<{ id: string }>(
-    `INSERT INTO institutions (name) VALUES ($1)
-     ON CONFLICT (name) DO UPDATE SET name = excluded.name
-     RETURNING id`,
-    [name],
-  );
-  const id = rows[0]?.id;
-  if (!id) throw new Error(`No id for institution ${name}`);
-  return id;
-}
-
-/** The pairs with these public keys, as `list` shows them, by public key. */
-async function selectRecords(
-  client: pg.PoolClient,
-  publicKeys: string[],
-): Promise<Map<string, CredentialRecord>> {
-  const { rows } = await client.query<CredentialRow>(
-    `${selectCredentialsSql} WHERE c.public_key = ANY($1)`,
-    [publicKeys],
-  );
-  return new Map(rows.map((row) => [row.public_key, toCredentialRecord(row)]));
-}
-
-/** Inserts the events in one statement; the events with the time the database gave them. */
-async function recordEvents(
-  client: pg.PoolClient,
-  events: PendingEvent[],
-): Promise<CredentialEvent[]> {
-  if (events.length === 0) return [];
-  const { rows } = await client.query<{ at: Date }>(
-    `INSERT INTO credential_events (public_key, institution, what, reason, actor)
-     SELECT public_key, institution, what, reason, actor
-     FROM json_to_recordset($1::json)
-       AS e(n integer, public_key text, institution text, what text, reason text, actor text)
-     ORDER BY n
-     RETURNING at`,
-    [JSON.stringify(events.map((event, n) => ({ n, ...event, public_key: event.publicKey })))],
-  );
-  // now(): one time for the whole transaction.
-  const at = rows[0]?.at ?? new Date();
-  return events.map((event) => ({ ...event, at }));
-}
 
 /**
  * One create as an element of createSql's JSON array (its {@link createFields}): the columns of
