@@ -6,8 +6,7 @@
  * it records are here, and the decisions about rows are in credential-rows.ts.
  */
 import type { CredentialKeyring } from '../../credentials/encryption-key.js';
-import type { SealedSecret } from '../../credentials/secret-box.js';
-import { sealSecret } from '../../credentials/secret-box.js';
+import { type SealedSecret, sealSecret } from '../../credentials/secret-box.js';
 import { type Answer, type Flow, step } from '../flow.js';
 import type { CredentialEvent, IssuedCredential, RevokedCredential, Storage } from '../types.js';
 import {
@@ -69,25 +68,8 @@ export interface CredentialDatabase {
   forgetPlaintext?(): void;
 }
 
-/** The storage's calls on key pairs. */
-export type CredentialStorage = Pick<
-  Storage,
-  | 'findCredential'
-  | 'upsertCredentials'
-  | 'issueCredential'
-  | 'revokeCredential'
-  | 'listCredentials'
-  | 'listCredentialEvents'
-  | 'recordCredentialUse'
-  | 'sealCredentialSecrets'
-  | 'countInstitutions'
->;
-
 /** The key pairs' calls of the {@link Storage} on `db`; secrets are sealed with `keyring`. */
-export function credentialStorage(
-  db: CredentialDatabase,
-  keyring: CredentialKeyring,
-): CredentialStorage {
+export function credentialStorage(db: CredentialDatabase, keyring: CredentialKeyring) {
   return {
     async findCredential(publicKey) {
       const row = await db.findRow(publicKey);
@@ -193,5 +175,5 @@ export function credentialStorage(
     },
 
     countInstitutions: () => db.countInstitutions(),
-  };
+  } satisfies Partial<Storage>;
 }

@@ -32,13 +32,11 @@ function postgresCredentialStatements(client: pg.PoolClient): CredentialStatemen
     },
 
     lockRows: (publicKeys) =>
-      publicKeys
-        ? rowsOf(
-            `${selectCredentialsSql} WHERE c.public_key = ANY($1)
-             ORDER BY c.public_key FOR UPDATE OF c`,
-            [publicKeys],
-          )
-        : rowsOf(`${selectCredentialsSql} ORDER BY c.public_key FOR UPDATE OF c`),
+      rowsOf(
+        `${selectCredentialsSql} ${publicKeys ? 'WHERE c.public_key = ANY($1)' : ''}
+         ORDER BY c.public_key FOR UPDATE OF c`,
+        publicKeys ? [publicKeys] : [],
+      ),
 
     rows: (publicKeys) =>
       rowsOf(`${selectCredentialsSql} WHERE c.public_key = ANY($1)`, [publicKeys]),
