@@ -44,7 +44,7 @@ export interface AppDependencies {
   docsPage?: string;
   /** RATE_LIMIT_PER_MINUTE: authenticated requests per institution and minute; none when absent. */
   rateLimitPerMinute?: number;
-  /** Told of each request answered 503 because the database is unavailable (storage/outage-log.ts). */
+  /** Told of each request answered 503 because the database is unavailable (storage/health/outage-log.ts). */
   outageLog?: Pick<OutageLog, 'refusedRequest'>;
   /** CORS_ALLOW_ORIGINS: origins a docs page hosted elsewhere may call from; none when absent. */
   corsAllowOrigins?: readonly string[];

@@ -90,7 +90,7 @@ export interface OpenStorageOptions extends SqliteOptions {
   defaultDataDir: string;
   /** Errors of idle PostgreSQL connections (the pool replaces them); ignored when absent. */
   onIdleError?: (error: Error) => void;
-  /** Hears each call's outcome: unavailable (503) or answered (see outage-log.ts). */
+  /** Hears each call's outcome: unavailable (503) or answered (see health/outage-log.ts). */
   health?: StorageHealthObserver;
   /**
    * The server opens its database with this: an embedded database file then serves this process

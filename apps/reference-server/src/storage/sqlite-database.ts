@@ -196,9 +196,7 @@ export function walSyncer(databaseFile: string, syncFile: typeof fsync = fsync):
  * COMMIT or that acknowledgement fails, every work of the group fails with it.
  */
 export function groupCommitter(db: DatabaseSync, hooks: GroupCommitHooks = {}): RunInGroupCommit {
-  const begin = db.prepare('BEGIN IMMEDIATE');
-  const commit = db.prepare('COMMIT');
-  const rollback = db.prepare('ROLLBACK');
+  const inTransaction = transactionRunner(db);
   const savepoint = db.prepare('SAVEPOINT work');
   const release = db.prepare('RELEASE work');
   const undo = db.prepare('ROLLBACK TO work');
@@ -220,30 +218,25 @@ export function groupCommitter(db: DatabaseSync, hooks: GroupCommitHooks = {}): 
     const group = queue;
     queue = [];
     try {
-      begin.run();
-      for (const item of group) {
-        savepoint.run();
-        try {
-          item.result = { value: item.work() };
-        } catch (error) {
+      inTransaction(() => {
+        for (const item of group) {
+          savepoint.run();
           try {
-            undo.run();
-          } catch {
-            // SQLite has rolled back the whole transaction (after SQLITE_FULL, say) and the
-            // savepoint with it: the group fails with the work's own error, which says why.
-            throw error;
+            item.result = { value: item.work() };
+          } catch (error) {
+            try {
+              undo.run();
+            } catch {
+              // SQLite has rolled back the whole transaction (after SQLITE_FULL, say) and the
+              // savepoint with it: the group fails with the work's own error, which says why.
+              throw error;
+            }
+            item.result = { error };
           }
-          item.result = { error };
+          release.run();
         }
-        release.run();
-      }
-      commit.run();
+      });
     } catch (error) {
-      try {
-        rollback.run();
-      } catch {
-        // Already rolled back by SQLite.
-      }
       for (const item of group) item.reject(error);
       return;
     }

@@ -26,7 +26,7 @@ export function sqliteNonces(
   const purge = noncePurge();
   /**
    * The nonces this process claimed whose rows are not committed yet (public key and nonce →
-   * expiry, ms). The embedded database serves one server process (sqlite-server-lock.ts), so a
+   * expiry, ms). The embedded database serves one server process (../sqlite-server-lock.ts), so a
    * claim is decided at once, from the table and this map, in one turn of the event loop that no
    * other claim can interleave with; its row is written with the next group commit, most often
    * the request's own write, instead of a commit of its own. The flush that makes the request's
