@@ -4,8 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../dist/app.js';
 import { createLogger } from '../dist/logger.js';
-import { recognize } from '../dist/storage/recognition.js';
-import { ExistsWithOtherDetailsError } from '../dist/storage/types.js';
+import { recognize } from '../dist/storage/users/recognition.js';
 
 const credentials = new Map(
   JSON.parse(process.env.INSTITUTION_CREDENTIALS ?? '[]').map((c) => [c.publicKey, c]),
@@ -36,11 +35,10 @@ const storage = {
     const existing = users.get(userIdByCard.get(details.ghanaCardNumber));
     if (existing) {
       const institutions = members.get(existing.id);
-      const recognition = recognize(
+      recognize(
         { isMember: institutions.has(institutionId), mobileNumber: existing.mobileNumber },
         details.mobileNumber,
       );
-      if (recognition === 'refuse') throw new ExistsWithOtherDetailsError();
       institutions.add(institutionId);
       return { created: false, user: existing };
     }

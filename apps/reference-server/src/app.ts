@@ -27,7 +27,7 @@ import { methodNotAllowed, notFound } from './http/routing.js';
 import { sandboxPrefer } from './http/sandbox-prefer.js';
 import type { Metrics } from './metrics/metrics.js';
 import { operation, recordRequests } from './metrics/request-metrics.js';
-import type { OutageLog } from './storage/outage-log.js';
+import type { OutageLog } from './storage/health/outage-log.js';
 import type { Storage } from './storage/types.js';
 import { userHandlers } from './users/user-handlers.js';
 
@@ -44,7 +44,7 @@ export interface AppDependencies {
   docsPage?: string;
   /** RATE_LIMIT_PER_MINUTE: authenticated requests per institution and minute; none when absent. */
   rateLimitPerMinute?: number;
-  /** Told of each request answered 503 because the database is unavailable (storage/outage-log.ts). */
+  /** Told of each request answered 503 because the database is unavailable (storage/health/outage-log.ts). */
   outageLog?: Pick<OutageLog, 'refusedRequest'>;
   /** CORS_ALLOW_ORIGINS: origins a docs page hosted elsewhere may call from; none when absent. */
   corsAllowOrigins?: readonly string[];

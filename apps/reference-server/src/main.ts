@@ -12,8 +12,8 @@ import { createLogger, flushLogs } from './logger.js';
 import { createMetrics } from './metrics/metrics.js';
 import { createMetricsServer, metricsPath } from './metrics/metrics-server.js';
 import { handleStopSignals, logFlushTimeoutMs, type StopControl } from './shutdown.js';
+import { type OutageLog, outageLog } from './storage/health/outage-log.js';
 import { defaultDataDir, openStorage } from './storage/open-storage.js';
-import { type OutageLog, outageLog } from './storage/outage-log.js';
 import { DatabaseInUseError } from './storage/sqlite-server-lock.js';
 import type { InstitutionCredential, Storage } from './storage/types.js';
 

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
-import type { OutageLog } from '../storage/outage-log.js';
-import { StorageUnavailableError } from '../storage/unavailable.js';
+import type { OutageLog } from '../storage/health/outage-log.js';
+import { StorageUnavailableError } from '../storage/health/unavailable.js';
 import { ResponseContractError } from './contract.js';
 import { HttpProblem, problemKinds, sendProblem, validationProblem } from './problem.js';
 import { maxBodyBytes } from './raw-body.js';
@@ -13,7 +13,7 @@ export const unavailableRetryAfterSeconds = 1;
  *
  * A {@link StorageUnavailableError} (the database down, full, too slow) is a 503 `unavailable`
  * with `Retry-After`, and is not logged per request: the storage's outage log reports the outage
- * once when it starts and once when it ends (storage/outage-log.ts).
+ * once when it starts and once when it ends (storage/health/outage-log.ts).
  *
  * {@link HttpProblem}s are sent as they are. body-parser's errors become 413 (over 64 KiB), 415
  * (a `Content-Encoding`) or 400, and the router's failure to decode a path parameter 400. Everything else is a fault of the server: logged with its stack,

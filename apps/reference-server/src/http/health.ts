@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
+import { StorageUnavailableError } from '../storage/health/unavailable.js';
 import type { Storage } from '../storage/types.js';
-import { StorageUnavailableError } from '../storage/unavailable.js';
 import { HttpProblem, problemKinds } from './problem.js';
 
 /** How long the database may take to answer a health check before the server reports 503. */

@@ -36,7 +36,7 @@ export const durationBuckets = [
  * - `institution_api_request_duration_seconds{operation}`: from the request's arrival to the last
  *   byte of its answer;
  * - `institution_api_database_up`: 1, or 0 during an outage of the database as the outage log sees
- *   it (`databaseUp`, storage/outage-log.ts): from the first call that failed for want of it until
+ *   it (`databaseUp`, storage/health/outage-log.ts): from the first call that failed for want of it until
  *   a call succeeds after a second without failures;
  * - `institution_api_users_created_total`: the `201`s of `createUser`;
  * - prom-client's default metrics of the process (CPU, memory, event-loop lag, GC, handles).

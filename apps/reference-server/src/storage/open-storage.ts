@@ -10,12 +10,12 @@ import {
   loadOrCreateKeyFile,
   randomEncryptionKey,
 } from '../credentials/encryption-key.js';
+import type { StorageHealthObserver } from './health/unavailable.js';
 import { openPostgresStorage } from './postgres-storage.js';
 import type { SqliteOptions } from './sqlite-database.js';
 import { holdSqliteServerLock, type SqliteServerLock } from './sqlite-server-lock.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { CredentialEvent, Storage } from './types.js';
-import type { StorageHealthObserver } from './unavailable.js';
 
 /**
  * The package's `data/` folder (git-ignored), the same relative place from `src/storage` and
@@ -90,7 +90,7 @@ export interface OpenStorageOptions extends SqliteOptions {
   defaultDataDir: string;
   /** Errors of idle PostgreSQL connections (the pool replaces them); ignored when absent. */
   onIdleError?: (error: Error) => void;
-  /** Hears each call's outcome: unavailable (503) or answered (see outage-log.ts). */
+  /** Hears each call's outcome: unavailable (503) or answered (see health/outage-log.ts). */
   health?: StorageHealthObserver;
   /**
    * The server opens its database with this: an embedded database file then serves this process

@@ -78,7 +78,7 @@ parentPort.on('message', () => {
  * While writes keep coming, the log only starts over once a checkpoint has copied all of it
  * before the next write begins; so when a checkpoint reports `maxLogFrames` or more, the next
  * writes wait until one more checkpoint has caught up (5–23 ms; about every 4,500 creates, with
- * the time-ordered ids of sqlite-storage.ts).
+ * the time-ordered ids of new-id.ts).
  * A checkpoint interrupted by a crash is finished by the next open, as with SQLite's own.
  */
 export function startCheckpointer(file: string, options: CheckpointerOptions): Checkpointer {

@@ -2,7 +2,7 @@
 // For Promise.withResolvers (ES2024, Node 22+): the base tsconfig's lib stops at ES2023.
 import { closeSync, fsync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { type Migration, wasApplied } from './migrations.js';
 
 /** Options of {@link openSqliteDatabase}. */
@@ -62,6 +62,14 @@ export function openSqliteDatabase(file: string, options: SqliteOptions = {}): D
     throw error;
   }
   return db;
+}
+
+/** SQLite's clock in SQL, as its timestamps are stored: ISO 8601 text in UTC, to the millisecond. */
+export const sqliteNow = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+
+/** The first row `statement` gives, typed as the caller knows its columns to be. */
+export function getRow<Row>(statement: StatementSync, ...params: SQLInputValue[]): Row | undefined {
+  return statement.get(...params) as Row | undefined;
 }
 
 /** Runs a synchronous function in one transaction; see {@link transactionRunner}. */
@@ -188,9 +196,7 @@ export function walSyncer(databaseFile: string, syncFile: typeof fsync = fsync):
  * COMMIT or that acknowledgement fails, every work of the group fails with it.
  */
 export function groupCommitter(db: DatabaseSync, hooks: GroupCommitHooks = {}): RunInGroupCommit {
-  const begin = db.prepare('BEGIN IMMEDIATE');
-  const commit = db.prepare('COMMIT');
-  const rollback = db.prepare('ROLLBACK');
+  const inTransaction = transactionRunner(db);
   const savepoint = db.prepare('SAVEPOINT work');
   const release = db.prepare('RELEASE work');
   const undo = db.prepare('ROLLBACK TO work');
@@ -212,30 +218,25 @@ export function groupCommitter(db: DatabaseSync, hooks: GroupCommitHooks = {}): 
     const group = queue;
     queue = [];
     try {
-      begin.run();
-      for (const item of group) {
-        savepoint.run();
-        try {
-          item.result = { value: item.work() };
-        } catch (error) {
+      inTransaction(() => {
+        for (const item of group) {
+          savepoint.run();
           try {
-            undo.run();
-          } catch {
-            // SQLite has rolled back the whole transaction (after SQLITE_FULL, say) and the
-            // savepoint with it: the group fails with the work's own error, which says why.
-            throw error;
+            item.result = { value: item.work() };
+          } catch (error) {
+            try {
+              undo.run();
+            } catch {
+              // SQLite has rolled back the whole transaction (after SQLITE_FULL, say) and the
+              // savepoint with it: the group fails with the work's own error, which says why.
+              throw error;
+            }
+            item.result = { error };
           }
-          item.result = { error };
+          release.run();
         }
-        release.run();
-      }
-      commit.run();
+      });
     } catch (error) {
-      try {
-        rollback.run();
-      } catch {
-        // Already rolled back by SQLite.
-      }
       for (const item of group) item.reject(error);
       return;
     }
@@ -283,7 +284,7 @@ export function migrateSqlite(db: DatabaseSync, migrations: readonly Migration[]
         version integer PRIMARY KEY,
         name text NOT NULL,
         checksum text NOT NULL,
-        applied_at text NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        applied_at text NOT NULL DEFAULT (${sqliteNow})
       ) STRICT`);
       const recorded = db
         .prepare('SELECT checksum FROM schema_migrations WHERE version = ?')

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { signMessageSync, signSync } from '@institution-api/signing/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateCredential } from '../../src/credentials/generate-credential.js';
+import { StorageUnavailableError } from '../../src/storage/health/unavailable.js';
 import type { InstitutionCredential, Storage } from '../../src/storage/types.js';
-import { StorageUnavailableError } from '../../src/storage/unavailable.js';
 import {
   type Answer,
   type Captured,

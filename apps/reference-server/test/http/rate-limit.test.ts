@@ -4,8 +4,8 @@
  * processes on PostgreSQL: test/processes/shared-rate-limit.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { StorageUnavailableError } from '../../src/storage/health/unavailable.js';
 import type { Storage } from '../../src/storage/types.js';
-import { StorageUnavailableError } from '../../src/storage/unavailable.js';
 import { type Answer, newUser, schemaErrors, startTestServer, type TestServer } from './harness.js';
 
 /** The two fields of an answer, and the values of `RateLimit`. */

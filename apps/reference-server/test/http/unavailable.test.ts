@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { StorageUnavailableError } from '../../src/storage/health/unavailable.js';
 import type { Storage } from '../../src/storage/types.js';
-import { StorageUnavailableError } from '../../src/storage/unavailable.js';
 import { newUser, specSchemas, startTestServer, type TestServer } from './harness.js';
 
 /** A database that has gone: every write fails as the engines' fault classifiers report it. */

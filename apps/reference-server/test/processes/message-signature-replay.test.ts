@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { newCredential, newPerson, type Service, startService, withPostgres } from './service.js';
 
 const users = '/api/v1/external/users';
-const delta = { ...newCredential('Delta Trust'), messageSignature: 'required' };
+const delta = { ...newCredential('Delta Trust'), messageSignature: 'required' as const };
 
 /** A request signed both ways for `baseUrl`, as a client sends it and an attacker captures it. */
 function signed(baseUrl: string, method: 'POST' | 'PUT', path: string, body: unknown) {

@@ -20,7 +20,7 @@ import { migratePostgres } from '../../dist/storage/postgres-database.js';
 import { createPostgresStorage } from '../../dist/storage/postgres-storage.js';
 import { migrateSqlite, openSqliteDatabase } from '../../dist/storage/sqlite-database.js';
 import { createSqliteStorage } from '../../dist/storage/sqlite-storage.js';
-import { userColumnValues, userWritableColumns } from '../../dist/storage/user-rows.js';
+import { userColumnValues, userWritableColumns } from '../../dist/storage/users/user-rows.js';
 
 const operations = Number(process.argv[2] ?? 2000);
 let sequence = 0;

@@ -44,7 +44,7 @@ export function migrationContract(dialect: Dialect, fresh: () => Promise<Migrati
     const versions = files.map((m) => m.version);
     // In order from 1, not necessarily consecutive: branches developed at the same time agree
     // their numbers beforehand, and one may be merged before another. SQLite has no rate_limits:
-    // there the counts live in the one server process (src/storage/rate-limiters.ts).
+    // there the counts live in the one server process (src/storage/rate-limits/rate-limiters.ts).
     expect(versions[0]).toBe(1);
     expect(versions).toEqual([...versions].sort((a, b) => a - b));
     expect(await db.migrate(migrationsDir(dialect))).toEqual(versions);

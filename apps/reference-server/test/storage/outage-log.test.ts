@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { outageLog, outageQuietMs } from '../../src/storage/outage-log.js';
-import { StorageUnavailableError } from '../../src/storage/unavailable.js';
+import { outageLog, outageQuietMs } from '../../src/storage/health/outage-log.js';
+import { StorageUnavailableError } from '../../src/storage/health/unavailable.js';
 
 function setUp() {
   const lines: Record<string, unknown>[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { postgresFault } from '../../src/storage/postgres-faults.js';
+import { postgresFault } from '../../src/storage/health/postgres-faults.js';
 
 /** An error as pg raises it: a message and, from the server, a SQLSTATE `code`. */
 const pgError = (message: string, code?: string) => Object.assign(new Error(message), { code });

@@ -5,6 +5,7 @@ import {
 } from '@institution-api/test-support/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { StorageUnavailableError } from '../../src/storage/health/unavailable.js';
 import { loadMigrations, migrationsDir } from '../../src/storage/migrations.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import {
@@ -13,7 +14,6 @@ import {
   openPostgresPool,
 } from '../../src/storage/postgres-database.js';
 import { createPostgresStorage } from '../../src/storage/postgres-storage.js';
-import { StorageUnavailableError } from '../../src/storage/unavailable.js';
 import { detailsMigrationContract } from './details-migration-contract.js';
 import { institution, person, testKeyring } from './fixtures.js';
 import { migrationContract } from './migration-contract.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sqliteFault } from '../../src/storage/sqlite-faults.js';
+import { sqliteFault } from '../../src/storage/health/sqlite-faults.js';
 
 /** An error as node:sqlite raises it: `errcode` is SQLite's extended result code. */
 const sqliteError = (errcode: number) =>

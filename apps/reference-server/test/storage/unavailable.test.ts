@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ConflictError, type Storage } from '../../src/storage/types.js';
 import {
   guardStorage,
   type StorageHealthObserver,
   StorageUnavailableError,
-} from '../../src/storage/unavailable.js';
+} from '../../src/storage/health/unavailable.js';
+import { ConflictError, type Storage } from '../../src/storage/types.js';
 
 const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
 

@@ -45,7 +45,7 @@ const driverMessages: [RegExp, string][] = [
 
 /**
  * The reason `error` is a fault of PostgreSQL's availability, or undefined when it is not (see the
- * module comment). A batch's error is classified the same way (see postgres-storage.ts).
+ * module comment). A batch's error is classified the same way (see users/postgres-users.ts).
  */
 export function postgresFault(error: unknown): string | undefined {
   if (!(error instanceof Error)) return undefined;

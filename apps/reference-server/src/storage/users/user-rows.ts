@@ -1,10 +1,11 @@
 import type {
+  AccountDetails,
   AccountType,
   MobileNetwork,
   StoredAccount,
   StoredUser,
   UserDetails,
-} from './types.js';
+} from '../types.js';
 
 /**
  * The one place where the snake_case columns of `users` and `accounts` meet the camelCase types of
@@ -74,13 +75,17 @@ export interface UserColumns {
   created_at: unknown;
 }
 
-/** The columns of {@link UserColumns}, in that order, for SELECT and RETURNING lists. */
-export const userColumnNames = [
+/** The columns of {@link UserColumns}, in that order. */
+const userColumnNames = [
   'id',
   ...userWritableColumns,
   'documents',
   'created_at',
 ] as const satisfies readonly (keyof UserColumns)[];
+
+/** `u.id, u.email, …`: the {@link UserColumns} of table `alias`, for SELECT and RETURNING lists. */
+export const userColumns = (alias: string) =>
+  userColumnNames.map((column) => `${alias}.${column}`).join(', ');
 
 /** The columns of `accounts` a read gives, prefixed `account_` to sit beside a user's. */
 export interface AccountColumns {
@@ -111,6 +116,27 @@ export const accountColumns = [
   'name',
   'created_at',
 ];
+
+/** An account as the query parameters type, number, network, bank name, name (all null: none). */
+export function accountValues(account: AccountDetails | null): (string | null)[] {
+  return account
+    ? [account.type, account.number, account.network, account.bankName, account.name]
+    : [null, null, null, null, null];
+}
+
+/**
+ * The conflict clause of an insert into `accounts` (the stored row is `old`): a user has one
+ * account, so the insert updates it. The same payout account (type and number unchanged) keeps its
+ * id and creation time with its new details; any other replaces it, with the new id and time of
+ * `excluded` (see Storage.updateUser).
+ */
+export const accountUpsert = (old: string) => `ON CONFLICT (user_id) DO UPDATE SET
+  id = CASE WHEN ${old}.type = excluded.type AND ${old}.number = excluded.number
+    THEN ${old}.id ELSE excluded.id END,
+  created_at = CASE WHEN ${old}.type = excluded.type AND ${old}.number = excluded.number
+    THEN ${old}.created_at ELSE excluded.created_at END,
+  type = excluded.type, number = excluded.number, network = excluded.network,
+  bank_name = excluded.bank_name, name = excluded.name`;
 
 /** `a.id AS account_id, …`: the account columns of table `alias` under their prefixed names. */
 export function prefixedAccountColumns(alias: string): string {

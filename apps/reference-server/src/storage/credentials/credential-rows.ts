@@ -9,8 +9,8 @@ import {
   EncryptionKeyError,
   encryptionKeyVariable,
   previousEncryptionKeyVariable,
-} from '../credentials/encryption-key.js';
-import { openSecret, type SealedSecret, sealSecret } from '../credentials/secret-box.js';
+} from '../../credentials/encryption-key.js';
+import { openSecret, type SealedSecret, sealSecret } from '../../credentials/secret-box.js';
 import type {
   CredentialEvent,
   CredentialRecord,
@@ -18,7 +18,7 @@ import type {
   InstitutionCredential,
   IssueOptions,
   SignaturePolicy,
-} from './types.js';
+} from '../types.js';
 
 /** The secret of a row: in clear (written before migration 0002, until sealed) or sealed. */
 export interface SecretColumns {
@@ -174,12 +174,16 @@ export function sealedValues(sealed: SealedSecret): [string, Uint8Array, Uint8Ar
   return [sealed.keyId, sealed.nonce, sealed.ciphertext, sealed.tag];
 }
 
-/** One write of provisioning: a new pair, or a stored one given another secret or institution. */
-export interface ProvisionWrite {
+/** What a write of a pair's row sets: its institution, its secret sealed, its policy. */
+export interface CredentialWrite {
   publicKey: string;
   institutionId: string;
   sealed: SealedSecret;
   signaturePolicy: SignaturePolicy;
+}
+
+/** One write of provisioning: a new pair, or a stored one given another secret or institution. */
+export interface ProvisionWrite extends CredentialWrite {
   isNew: boolean;
   /** Recorded once the write is done. */
   event: PendingEvent;

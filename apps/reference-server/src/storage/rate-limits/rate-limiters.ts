@@ -5,7 +5,7 @@ import {
   RateLimiterPostgres,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
-import type { RateLimiter, RateLimitWindow } from './types.js';
+import type { RateLimiter, RateLimitWindow } from '../types.js';
 
 /**
  * The table of migrations/postgres/0003_rate_limits.sql, laid out as rate-limiter-flexible's
@@ -53,7 +53,7 @@ export function postgresRateLimiter(
 /**
  * A {@link RateLimiter} in this process's memory (rate-limiter-flexible's `RateLimiterMemory`), for
  * the embedded SQLite database: it serves one server process (a second refuses to start, see
- * sqlite-server-lock.ts), so the process's memory is where all of its requests are counted. The
+ * ../sqlite-server-lock.ts), so the process's memory is where all of its requests are counted. The
  * library's SQLite store would add a write, and a wait for the disk, to every request, to share a
  * count with nobody; its drivers are not node:sqlite either.
  */

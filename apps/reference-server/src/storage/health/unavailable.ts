@@ -1,4 +1,4 @@
-import type { Storage } from './types.js';
+import type { Storage } from '../types.js';
 
 /**
  * The database cannot serve the call right now: a fault of the infrastructure (down, restarting,
@@ -31,25 +31,11 @@ export interface StorageHealthObserver {
   available(): void;
 }
 
-/** The storage's calls that reach the database (all but `close`). */
-const guardedCalls = [
-  'createOrAddUser',
-  'updateUser',
-  'findCredential',
-  'upsertCredentials',
-  'issueCredential',
-  'revokeCredential',
-  'listCredentials',
-  'listCredentialEvents',
-  'recordCredentialUse',
-  'claimNonce',
-  'sealCredentialSecrets',
-  'countInstitutions',
-  'ping',
-] as const satisfies readonly (keyof Storage)[];
-
-/** One of the storage's calls that reach the database (`rateLimit`: a rate limiter's consume). */
-export type GuardedCall = (typeof guardedCalls)[number] | 'rateLimit';
+/**
+ * One of the storage's calls that reach the database: all but `close`, and a rate limiter's
+ * `consume` as `rateLimit`.
+ */
+export type GuardedCall = Exclude<keyof Storage, 'close' | 'rateLimiter'> | 'rateLimit';
 
 /**
  * `storage` with its engine's faults turned into {@link StorageUnavailableError} at its boundary,
@@ -81,7 +67,8 @@ export function guardStorage(
       }
     };
   const guarded = { ...storage };
-  for (const name of guardedCalls) {
+  for (const name of Object.keys(storage) as (keyof Storage)[]) {
+    if (name === 'close' || name === 'rateLimiter') continue;
     (guarded[name] as (...args: unknown[]) => Promise<unknown>) = guard(
       name,
       storage[name] as (...args: unknown[]) => Promise<unknown>,

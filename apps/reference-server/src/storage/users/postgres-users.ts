@@ -1,0 +1,309 @@
+import type pg from 'pg';
+import { batcher } from '../batcher.js';
+import { postgresFault } from '../health/postgres-faults.js';
+import { newId } from '../new-id.js';
+import { postgresBatches } from '../postgres-database.js';
+import { ConflictError, type Storage, type StoredUser, type UserDetails } from '../types.js';
+import { recognize } from './recognition.js';
+import {
+  accountUpsert,
+  accountValues,
+  type ColumnCodec,
+  prefixedAccountColumns,
+  toStoredUser,
+  type UserRow,
+  type UserWritableColumn,
+  userColumnRecord,
+  userColumns,
+  userColumnValues,
+  userWritableColumns,
+} from './user-rows.js';
+
+/**
+ * PostgreSQL's side of the column types (see migrations/postgres/), as pg reads them: the details
+ * document is jsonb, which pg parses; written as the object itself (pg sends a parameter object as
+ * JSON, and the batched create's JSON array holds it as it is).
+ */
+const postgresCodec: ColumnCodec<Record<string, unknown>> = {
+  toDocument: (document) => document,
+  fromDocument: (value) => value as Record<string, unknown>,
+  fromTimestamp: (value) => value as Date,
+  fromTextArray: (value) => value as string[],
+};
+
+/** Unique constraints of migrations/postgres/0001_initial.sql whose violation is the client's. */
+const conflictFieldByConstraint: Record<string, ConflictError['field']> = {
+  users_email_key: 'email',
+  users_ghana_card_number_key: 'ghanaCardNumber',
+};
+
+/** The user columns of table `alias` and its account's (`a`), as UserRow. */
+const userRowColumns = (alias: string) => `${userColumns(alias)}, ${prefixedAccountColumns('a')}`;
+
+/** After the writable columns: the account's five parameters from `$from`. */
+const accountParameters = (from: number) => {
+  const [type, number, network, bankName, name] = [0, 1, 2, 3, 4].map((i) => `$${from + i}`);
+  return { type, values: `${type}::text, ${number}, ${network}, ${bankName}, ${name}` };
+};
+const writable = userWritableColumns.length;
+
+/** The SQL type of each writable column, for reading it out of a JSON batch. */
+const userColumnTypes: Record<UserWritableColumn, string> = {
+  email: 'text',
+  mobile_number: 'text',
+  ghana_card_number: 'text',
+  details: 'jsonb',
+};
+
+/** The fields of one create in the JSON array of {@link createSql}, beside the user's columns. */
+const createFields = {
+  i: 'integer',
+  id: 'uuid',
+  institution_id: 'uuid',
+  ...userColumnTypes,
+  account_id: 'uuid',
+  account_type: 'text',
+  account_number: 'text',
+  account_network: 'text',
+  account_bank_name: 'text',
+  account_name: 'text',
+};
+
+/**
+ * New users with their accounts and memberships, for one create or several, in ONE statement (one
+ * round trip, no explicit transaction: a statement is atomic). $1 is a JSON array of
+ * {@link createFields} objects, `i` their place in it. Without a conflict target, DO NOTHING covers
+ * both unique keys: the card number (the same person, maybe being created by another institution
+ * at this very moment: PostgreSQL waits for that transaction, then does nothing) and the email
+ * (someone else's); such a create is not in the result, and {@link recognizeSql} finds out which.
+ * Users are inserted in card-number order, so that batches on different servers take the card
+ * numbers' locks in one order; a create is matched to its user by the id it brought.
+ *
+ * It returns only which creates it inserted, and when: the rest of a new user is what the create
+ * sent, stored as sent (text columns give back the text they took, and the details document the
+ * JSON it took: strings as they were, numbers as the shortest text that reads back as the same
+ * double), so reading it back would be work for PostgreSQL and for this process, on every
+ * create, to learn nothing. The creation time is `now()`, the statement's
+ * transaction's start, which the `created_at` of both users and accounts default to: read once
+ * per row here rather than returned by each insert and joined back.
+ */
+const createSql = `
+  WITH input AS (
+    SELECT * FROM json_to_recordset($1::json) AS r(${Object.entries(createFields)
+      .map(([field, type]) => `${field} ${type}`)
+      .join(', ')})
+  ), u AS (
+    INSERT INTO users (id, ${userWritableColumns.join(', ')})
+    SELECT id, ${userWritableColumns.join(', ')} FROM input ORDER BY ghana_card_number
+    ON CONFLICT DO NOTHING
+    RETURNING id
+  ), created AS (
+    SELECT input.* FROM u JOIN input USING (id)
+  ), a AS (
+    INSERT INTO accounts (id, user_id, type, number, network, bank_name, name)
+    SELECT account_id, id, account_type, account_number, account_network, account_bank_name,
+      account_name
+    FROM created WHERE account_type IS NOT NULL
+  ), membership AS (
+    INSERT INTO memberships (institution_id, user_id) SELECT institution_id, id FROM created
+  )
+  SELECT i, now() AS created_at FROM created`;
+
+/** What {@link createSql} returns of each user it inserted. */
+interface InsertedRow {
+  i: number;
+  created_at: Date;
+}
+
+/** One create, as {@link createSql} takes it. */
+interface NewUser {
+  institutionId: string;
+  details: UserDetails;
+}
+
+/**
+ * $1 institution, $2 card number, $3 mobile number, $4 email. A new statement, so it sees the user
+ * whose insert made createSql do nothing. It adds the membership by the rule of recognize()
+ * ('join': not a member yet, same mobile number) in the same atomic statement, so the user's
+ * mobile number cannot change in between. Always one row: no user has the card number when the
+ * email was the conflict (`email_taken`).
+ */
+const recognizeSql = `
+  WITH e AS (
+    SELECT u.*, EXISTS (
+      SELECT 1 FROM memberships m WHERE m.user_id = u.id AND m.institution_id = $1
+    ) AS is_member
+    FROM users u WHERE u.ghana_card_number = $2
+  ), joined AS (
+    INSERT INTO memberships (institution_id, user_id)
+    SELECT $1, id FROM e WHERE NOT is_member AND mobile_number = $3
+    ON CONFLICT DO NOTHING
+  )
+  SELECT ${userRowColumns('e')}, e.is_member,
+    EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($4)) AS email_taken
+  FROM (SELECT) AS one LEFT JOIN e ON true LEFT JOIN accounts a ON a.user_id = e.id`;
+
+const updateAccount = accountParameters(writable + 3);
+
+/**
+ * $1 user, $2 institution, then the writable columns and the account: only a member's user changes.
+ * The account is upserted: its id and creation time are kept when type and number are unchanged
+ * (the same payout account with new details), replaced by new ones (`excluded`, the defaults)
+ * otherwise; no account deletes it. One statement, one round trip.
+ */
+const updateSql = `
+  WITH u AS (
+    UPDATE users SET ${userWritableColumns.map((column, index) => `${column} = $${index + 3}`).join(', ')},
+      updated_at = now()
+    WHERE id = $1
+      AND EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = users.id AND m.institution_id = $2)
+    RETURNING *
+  ), a AS (
+    INSERT INTO accounts AS old (user_id, type, number, network, bank_name, name)
+    SELECT id, ${updateAccount.values} FROM u WHERE ${updateAccount.type}::text IS NOT NULL
+    ${accountUpsert('old')}
+    RETURNING *
+  ), removed AS (
+    DELETE FROM accounts WHERE ${updateAccount.type}::text IS NULL AND user_id IN (SELECT id FROM u)
+  )
+  SELECT ${userRowColumns('u')} FROM u LEFT JOIN a ON true`;
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * How often a create retries when its card number was taken and then gone again (another user's
+ * update moved it away between the two statements): in practice never more than once.
+ */
+const createAttempts = 3;
+
+/**
+ * The users on PostgreSQL, through `pool`. Each call is as few statements as it can be: a create
+ * is one statement (two when the card number exists), shared with the creates asked for at the
+ * same time; an update is one. Uniqueness is the database's (constraints, ON CONFLICT), never
+ * check-then-insert, so concurrent requests from several institutions, on several servers, cannot
+ * make two users of one person.
+ */
+export function postgresUsers(pool: pg.Pool): Pick<Storage, 'createOrAddUser' | 'updateUser'> {
+  // Named, so each connection parses a statement once and reuses it (a prepared statement).
+  const query = async <Row extends object>(name: string, text: string, values: unknown[]) =>
+    (await pool.query<Row>({ name, text, values })).rows;
+
+  /** createSql for these creates: the stored user of each, undefined for those it skipped. */
+  const insertUsers = async (creates: NewUser[]) => {
+    const rows = creates.map(createRow);
+    const inserted = await query<InsertedRow>('create-users', createSql, [JSON.stringify(rows)]);
+    const users: (StoredUser | undefined)[] = new Array(creates.length).fill(undefined);
+    for (const { i, created_at } of inserted) {
+      const row = rows[i];
+      const create = creates[i];
+      if (row && create) users[i] = storedUserOf(create.details, row, created_at);
+    }
+    return users;
+  };
+
+  /**
+   * Creates asked for while others are on their way to PostgreSQL go out together, as one
+   * statement: fewer round trips and one transaction where there were many (README, "PostgreSQL").
+   */
+  const insertUser = batcher(
+    async (creates: NewUser[]): Promise<PromiseSettledResult<StoredUser | undefined>[]> => {
+      try {
+        return (await insertUsers(creates)).map((value) => ({ status: 'fulfilled', value }));
+      } catch (error) {
+        // A database that is down fails each create alone too, only later.
+        if (creates.length === 1 || postgresFault(error)) throw error;
+        // The batch failed as a whole (one of its creates broke a constraint, say): each of its
+        // creates tries alone, so that only the one at fault fails.
+        return Promise.allSettled(
+          creates.map((create) => insertUsers([create]).then(([inserted]) => inserted)),
+        );
+      }
+    },
+    postgresBatches,
+  );
+
+  return {
+    async createOrAddUser(institutionId, details) {
+      for (let attempt = 1; attempt <= createAttempts; attempt++) {
+        const created = await insertUser({ institutionId, details });
+        if (created) return { created: true, user: created };
+        const [row] = await query<ExistingRow>('recognize-user', recognizeSql, [
+          institutionId,
+          details.ghanaCardNumber,
+          details.mobileNumber,
+          details.email,
+        ]);
+        if (row?.id) {
+          // Throws when refused; a join was made by recognizeSql.
+          recognize(
+            { isMember: row.is_member === true, mobileNumber: row.mobile_number },
+            details.mobileNumber,
+          );
+          return { created: false, user: toStoredUser(row, postgresCodec) };
+        }
+        if (row?.email_taken) throw new ConflictError('email');
+      }
+      throw new Error(`Creating a user did not settle in ${createAttempts} attempts`);
+    },
+
+    async updateUser(institutionId, userId, details) {
+      // Not a uuid cannot name a user; asking PostgreSQL would only raise invalid_text_representation.
+      if (!uuidPattern.test(userId)) return null;
+      try {
+        const [row] = await query<UserRow>('update-user', updateSql, [
+          userId,
+          institutionId,
+          ...userColumnValues(details, postgresCodec),
+          ...accountValues(details.account),
+        ]);
+        return row ? toStoredUser(row, postgresCodec) : null;
+      } catch (error) {
+        const { code, constraint } = error as { code?: string; constraint?: string };
+        const field = code === '23505' && constraint && conflictFieldByConstraint[constraint];
+        throw field ? new ConflictError(field) : error;
+      }
+    },
+  };
+}
+
+/**
+ * One create as an element of createSql's JSON array (its {@link createFields}): the columns of
+ * its user and account and their new ids, in one object literal, so every row has one shape.
+ */
+function createRow({ institutionId, details }: NewUser, i: number) {
+  const { account } = details;
+  return {
+    i,
+    id: newId(),
+    institution_id: institutionId,
+    ...userColumnRecord(details, postgresCodec),
+    account_id: account ? newId() : null,
+    account_type: account?.type ?? null,
+    account_number: account?.number ?? null,
+    account_network: account?.network ?? null,
+    account_bank_name: account?.bankName ?? null,
+    account_name: account?.name ?? null,
+  };
+}
+
+/**
+ * A user createSql inserted: what the create sent, with the ids it brought, the documents at the
+ * column's default (none) and the creation time of the user and its account (createSql).
+ */
+function storedUserOf(
+  details: UserDetails,
+  { id, account_id }: ReturnType<typeof createRow>,
+  createdAt: Date,
+): StoredUser {
+  const { account } = details;
+  return {
+    ...details,
+    id,
+    documents: [],
+    createdAt,
+    account: account && account_id ? { ...account, id: account_id, createdAt } : null,
+  };
+}
+
+/** A row of recognizeSql: the user with this card number, if any. */
+type ExistingRow = UserRow & { is_member: boolean | null; email_taken: boolean };
