@@ -61,7 +61,7 @@ describe.skipIf(!hasChromium)('the Try it console in chromium', () => {
   };
   // The key requires message signatures: the console, the curl and the TypeScript snippets
   // must each sign both ways, or the server answers 401.
-  const requiringMessageSignatures = { ...credential, messageSignature: 'required' };
+  const requiringMessageSignatures = { ...credential, messageSignature: 'required' as const };
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let context: BrowserContext;
   let server: RunningServer;
