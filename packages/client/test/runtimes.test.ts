@@ -151,7 +151,7 @@ describe.each(runtimes)('the README Quick start on $name', { timeout: 300_000 },
     installed = [];
     for (const wanted of runtime.tools) installed.push(await installTool(wanted));
     // A key that requires message signatures: each runtime's client must sign both ways.
-    const requiring = { ...credential, messageSignature: 'required' };
+    const requiring = { ...credential, messageSignature: 'required' as const };
     server = await startReferenceServer({ credentials: [requiring] });
     proxy = await startRecordingProxy(new URL(server.url));
   }, 600_000);

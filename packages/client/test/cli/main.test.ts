@@ -280,7 +280,7 @@ describe('sign, then curl, to the reference server with a key that requires mess
   let server: RunningServer;
   beforeAll(async () => {
     const credentials = [
-      { institution: 'CLI sign tests', ...CREDENTIALS, messageSignature: 'required' },
+      { institution: 'CLI sign tests', ...CREDENTIALS, messageSignature: 'required' as const },
     ];
     server = await startReferenceServer({ credentials });
   }, 40_000);

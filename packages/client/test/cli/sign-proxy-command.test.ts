@@ -690,7 +690,7 @@ describe('curl, without openssl, through sign-proxy to the reference server, on 
   beforeAll(async () => {
     // A key that requires message signatures: the seed's header alone would be refused.
     const credentials = [
-      { institution: 'Sign-proxy tests', ...CREDENTIALS, messageSignature: 'required' },
+      { institution: 'Sign-proxy tests', ...CREDENTIALS, messageSignature: 'required' as const },
     ];
     server = await startReferenceServer({ credentials });
     dir = await mkdtemp(join(tmpdir(), 'sign-proxy-'));

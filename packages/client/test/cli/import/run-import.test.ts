@@ -40,7 +40,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'institution-api-import-'));
   // A key that requires message signatures: every row is accepted only if the import signs it
   // both ways, each attempt anew (the seed's header alone is refused).
-  const credentials = [{ ...KEYS, messageSignature: 'required' }];
+  const credentials = [{ ...KEYS, messageSignature: 'required' as const }];
   server = await startReferenceServer({ credentials });
 }, 60_000);
 afterAll(async () => {
