@@ -47,6 +47,8 @@ describe('the gallery of broken implementations', () => {
         seed: SEED,
         rate: 0,
         credentials: { main: CREDENTIALS[0], other: CREDENTIALS[1] },
+        // The first finding is the one the row names; the checks after it would add nothing.
+        failFast: true,
       });
       const failed = report.results.filter((result) => result.failure);
       const caught = failed
@@ -65,6 +67,9 @@ describe('the gallery of broken implementations', () => {
         caught,
         `${name}: failed ${failed.map((result) => result.check).join(', ') || 'nothing'}`,
       ).toBeDefined();
+      // It stopped there: the first failure ended the run.
+      expect(failed).toHaveLength(1);
+      expect(report.stopped).toMatch(/\(--fail-fast\)$/);
     } finally {
       await faulty.close();
     }

@@ -38,6 +38,7 @@ const OPTIONS = {
   encoding: { type: 'string' },
   'dry-run': { type: 'boolean' },
   'message-signatures': { type: 'boolean' },
+  'fail-fast': { type: 'boolean' },
 } as const;
 
 /** `institution-api-conformance run`: resolves to the exit code (0 passed, 1 failed, 2 usage). */
@@ -71,6 +72,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     timeBudgetSeconds: wholeNumber('--time-budget', values['time-budget']),
     rate: wholeNumber('--rate', values.rate, { allowZero: true }),
     messageSignatures: values['message-signatures'] === true ? true : undefined,
+    failFast: values['fail-fast'] === true ? true : undefined,
   };
   const defined = Object.fromEntries(
     Object.entries(options).filter(([, value]) => value !== undefined),

@@ -30,6 +30,7 @@ request and printed with a reproduction for bash, curl and openssl.
                                  required and cannot be replayed: a replay, a stale created, a
                                  body or a path changed under the signature, no content-digest
                                  covered, each refused with 401 (for a key pair that requires them)
+  --fail-fast                    stop at the first failure (shrunk), without the other checks
   --dry-run                      print the plan and send nothing
 
   Exit status: 0 when no check failed, 1 when one did, 2 for a usage error or a service that

@@ -62,6 +62,11 @@ export class Traffic {
     private readonly onExchange: (exchange: Exchange) => void = () => {},
   ) {}
 
+  /** Sends nothing more: the run stops early, for `reason`. */
+  stop(reason: string): void {
+    this.stopped ??= reason;
+  }
+
   /** Whether no further request may be sent. */
   get exhausted(): boolean {
     if (this.stopped) return true;

@@ -32,6 +32,9 @@ export interface CheckResult {
 export class Results {
   private readonly byKey = new Map<string, CheckResult>();
 
+  /** `onFailure` is told of each failure recorded (a run that stops at the first). */
+  constructor(private readonly onFailure: (failure: Failure) => void = () => {}) {}
+
   private entry(check: CheckId, operation: string): CheckResult {
     const key = `${check} ${operation}`;
     let result = this.byKey.get(key);
@@ -55,7 +58,9 @@ export class Results {
   /** Records a failure, unless one of the same check and operation is already recorded. */
   fail(failure: Failure) {
     const entry = this.entry(failure.outcome.check, failure.outcome.operation);
-    if (!entry.failure) entry.failure = failure;
+    if (entry.failure) return;
+    entry.failure = failure;
+    this.onFailure(failure);
   }
 
   /** Marks a check as not evaluated on an operation, with the reason (kept if it ran elsewhere). */

@@ -41,6 +41,11 @@ export interface RunOptions {
    * `content-digest` covered): `--message-signatures`, for the keys of such a pair.
    */
   messageSignatures?: boolean;
+  /**
+   * Stop at the first failure (once shrunk): `--fail-fast`, for a loop of "fix, run again" where
+   * the first finding is all one needs. Off by default: a run reports every check.
+   */
+  failFast?: boolean;
   onProgress?: (progress: Progress) => void;
   /** Every request and its answer, as they happen. */
   onExchange?: (exchange: Exchange) => void;
@@ -74,8 +79,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const arbitraryOptions = arbitraryOptionsOf(contract);
   const bodies = bodyArbitraries(contract);
   await probe(options.baseUrl);
-  const results = new Results();
-  const traffic = new Traffic(
+  const traffic: Traffic = new Traffic(
     options.baseUrl,
     {
       maxRequests: options.maxRequests ?? RUN_DEFAULTS.maxRequests,
@@ -85,6 +89,12 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     options.credentials,
     options.signature ?? {},
     options.onExchange,
+  );
+  const results = new Results(
+    options.failFast
+      ? ({ outcome }) =>
+          traffic.stop(`${outcome.check} failed on ${outcome.operation} (--fail-fast)`)
+      : undefined,
   );
   const context: RunContext = {
     contract,
