@@ -125,7 +125,8 @@ export const GALLERY: GalleryCase[] = [
   },
   {
     name: 'the signature checked over re-serialized JSON',
-    caughtBy: ['byte_exactness'],
+    // a signed body written otherwise than JSON.stringify writes it is refused
+    caughtBy: ['byte_exactness', 'auth_enforcement'],
     fault: () => async (request, forward) => {
       const [publicKey, signature] = request.headers.authorization?.split(':') ?? [];
       const secret = secretOf(publicKey);
@@ -174,7 +175,7 @@ export const GALLERY: GalleryCase[] = [
   },
   {
     name: 'an update that does not return what was sent (otherName ignored on update)',
-    caughtBy: ['stateful_create_update'],
+    caughtBy: ['stateful_create_update', 'positive_data_acceptance'],
     fault: () => async (request, forward) => {
       const body = json(request.body);
       if (!isUpdate(request) || !body || !secretOf(publicKeyOf(request))) return forward(request);
