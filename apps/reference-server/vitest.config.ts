@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // One PostgreSQL for the run: each file that needs one takes a database of its own in it
+    // (test-support's startPostgresDatabase); the fault tests, which stop it, start their own.
+    globalSetup: ['@institution-api/test-support/postgres-global-setup'],
     // The crash, durability and first-start tests start child processes, and the PostgreSQL suite
     // starts a server of its own, so the defaults are too tight.
     testTimeout: 30_000,
