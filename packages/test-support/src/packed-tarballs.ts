@@ -16,7 +16,7 @@ const repository = fileURLToPath(new URL('../../../', import.meta.url));
 export const packedTarballsDir = join(repository, 'dist', 'packages');
 
 /** The published packages' folders, whose files the tarballs are made of. */
-const publishedPackages = ['types', 'signing', 'client', 'conformance'].map((name) =>
+const publishedPackages = ['types', 'signing', 'client', 'conformance', 'mock'].map((name) =>
   join(repository, 'packages', name),
 );
 
