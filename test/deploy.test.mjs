@@ -150,8 +150,13 @@ suite('deploy/Dockerfile, performed on a fresh copy of the repository', () => {
         context,
         scratch,
         // RUN steps get this machine's npm settings and cache (a build machine's, in the image),
-        // and take the cached packages first.
-        runEnv: { ...process.env, npm_config_prefer_offline: 'true' },
+        // take the cached packages first, and read this checkout's turbo cache, as a build
+        // machine's remote cache would: the build stage restores what this run built.
+        runEnv: {
+          ...process.env,
+          npm_config_prefer_offline: 'true',
+          TURBO_CACHE_DIR: join(repository, '.turbo', 'cache'),
+        },
       }),
     );
     postgres = await database;
