@@ -53,6 +53,7 @@ const person = {
 /** Figures of the run, printed at the end for the CI log. */
 const timings = {};
 let scratch;
+let database;
 let postgres;
 let image;
 let server;
@@ -138,8 +139,9 @@ suite('deploy/Dockerfile, performed on a fresh copy of the repository', () => {
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'institution-api-image-'));
-    // PostgreSQL starts while the image builds.
-    const database = startPostgres();
+    // PostgreSQL starts while the image builds; kept as a promise, so that afterAll stops it even
+    // when the build outlives this hook's timeout.
+    database = startPostgres();
     database.catch(() => {});
     const context = await buildContext();
     image = await timed('build, staging and production install', () =>
@@ -148,8 +150,13 @@ suite('deploy/Dockerfile, performed on a fresh copy of the repository', () => {
         context,
         scratch,
         // RUN steps get this machine's npm settings and cache (a build machine's, in the image),
-        // and take the cached packages first.
-        runEnv: { ...process.env, npm_config_prefer_offline: 'true' },
+        // take the cached packages first, and read this checkout's turbo cache, as a build
+        // machine's remote cache would: the build stage restores what this run built.
+        runEnv: {
+          ...process.env,
+          npm_config_prefer_offline: 'true',
+          TURBO_CACHE_DIR: join(repository, '.turbo', 'cache'),
+        },
       }),
     );
     postgres = await database;
@@ -165,7 +172,7 @@ suite('deploy/Dockerfile, performed on a fresh copy of the repository', () => {
 
   afterAll(async () => {
     if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
-    await postgres?.stop();
+    await (await database?.catch(() => undefined))?.stop();
     if (scratch) await rm(scratch, { recursive: true, force: true });
     console.log(`deploy test: ${JSON.stringify(timings)}`);
     // two trees with node_modules to remove, beside the other workspaces' tests

@@ -3,6 +3,16 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // One PostgreSQL for the run: each file that needs one takes a database of its own in it
+    // (test-support's startPostgresDatabase); the fault tests, which stop it, start their own.
+    globalSetup: ['@institution-api/test-support/postgres-global-setup'],
+    // A worker's files share its module cache (no file here mocks a module or stubs a global), so
+    // each file no longer imports the app and its validators afresh: that was a third of this
+    // workspace's CPU time.
+    isolate: false,
+    // Most files wait on child processes, PostgreSQL and the clock: two at a time (on 2 cores
+    // vitest's default is one).
+    maxWorkers: 2,
     // The crash, durability and first-start tests start child processes, and the PostgreSQL suite
     // starts a server of its own, so the defaults are too tight.
     testTimeout: 30_000,

@@ -54,15 +54,21 @@ function editedCopy(edits: Edits, texts: Record<string, string>): string {
   return join(copy, 'openapi.yaml');
 }
 
-/** `npm run contract:diff` against the bundle, on an edited copy (`texts`: other files' content). */
-async function contractDiff(edits: Edits, texts: Record<string, string> = {}) {
+/**
+ * `npm run contract:diff` against the bundle, on an edited copy (`texts`: other files' content).
+ * With `viaNpm` false, the script the npm script runs, without npm's own start (half a second of
+ * CPU per case); the first case goes through npm, so the npm script itself is run too.
+ */
+async function contractDiff(edits: Edits, texts: Record<string, string> = {}, viaNpm = false) {
   const revision = editedCopy(edits, texts);
+  const args = ['--base', base, '--revision', revision];
   try {
-    const { stdout, stderr } = await exec(
-      'npm',
-      ['run', 'contract:diff', '--silent', '--', '--base', base, '--revision', revision],
-      { cwd: repository },
-    );
+    const { stdout, stderr } = viaNpm
+      ? await exec('npm', ['run', 'contract:diff', '--silent', '--', ...args], { cwd: repository })
+      : await exec(process.execPath, [join(repository, 'scripts', 'contract-diff.mjs'), ...args], {
+          cwd: repository,
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+        });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
@@ -85,7 +91,7 @@ afterAll(() => {
 
 describe('npm run contract:diff', { timeout: 60_000 }, () => {
   it('passes on an unchanged copy, with nothing to report', async () => {
-    const { code, output } = await contractDiff({});
+    const { code, output } = await contractDiff({}, {}, true);
     expect(output).toMatch(/redocly diff 2\.77\.0/);
     expect(output).toMatch(/0 breaking, 0 compatible, 0 editorial changes\./);
     expect(output).toContain(`✔ no breaking change since the release of ${released}.`);

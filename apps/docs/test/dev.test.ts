@@ -105,7 +105,8 @@ describe('docs:dev', () => {
     expect(await (await fetch(url)).text()).toContain('Update a user (fixed)');
   });
 
-  it.skipIf(!hasChromium)('reloads the open page by itself after a rebuild', async () => {
+  // A rebuild is a run of Redocly's build-docs: tens of seconds when the machine runs every suite.
+  it.skipIf(!hasChromium)('reloads the open page by itself after a rebuild', { timeout: 180_000 }, async () => {
     const browser = await launchChromium();
     try {
       const origin = new URL(url).origin;
@@ -114,7 +115,7 @@ describe('docs:dev', () => {
       await expect.poll(() => page.getByText('Update a user (fixed)').count()).toBeGreaterThan(0);
       await edit('summary: Update a user (fixed)\n', 'summary: Update a user (live)\n');
       await expect
-        .poll(() => page.getByText('Update a user (live)').count(), { timeout: 30_000 })
+        .poll(() => page.getByText('Update a user (live)').count(), { timeout: 120_000 })
         .toBeGreaterThan(0);
       expect(page.url()).toBe(`${url}#/users/updateuser`);
       expect(watched.leaving).toEqual([]);

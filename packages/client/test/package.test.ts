@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parseAuthorization, verify } from '@institution-api/signing';
+import { packedTarballs } from '@institution-api/test-support/packed-tarballs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREDENTIALS, userCreatedNew, userUpdated } from './support/examples.js';
 import { sendJson, startServer, type TestServer } from './support/http-server.js';
@@ -121,9 +122,8 @@ beforeAll(async () => {
   }
   readme = readInstallSection();
   workdir = await mkdtemp(join(tmpdir(), 'institution-api-consumer-'));
-  const tarballDir = join(workdir, 'tarballs');
-  // what `npm run pack` runs after its build
-  await exec(process.execPath, [join(repository, 'scripts', 'pack.mjs'), '--out-dir', tarballDir]);
+  // what `npm run pack` writes after its build (turbo's //#pack:tarballs task, once per run)
+  const tarballDir = await packedTarballs();
   tarballs = (await readdir(tarballDir)).sort();
 
   project = join(workdir, 'app');

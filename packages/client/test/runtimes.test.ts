@@ -18,8 +18,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { packedTarballs } from '@institution-api/test-support/packed-tarballs';
 import { type Exchange, startRecordingProxy } from '@institution-api/test-support/recording-proxy';
 import {
   type Credential,
@@ -32,7 +32,6 @@ import { readmeQuickStart } from './support/readme-quick-start.js';
 import { type InstalledTool, installTool, type RegistryTool, tools } from './support/runtimes.js';
 
 const exec = promisify(execFile);
-const repository = fileURLToPath(new URL('../../../', import.meta.url));
 const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 /** What a run of the Quick start printed, and how it ended. */
@@ -90,8 +89,7 @@ const runtimes: Runtime[] = [
 
 beforeAll(async () => {
   workdir = await mkdtemp(join(tmpdir(), 'institution-api-runtimes-'));
-  const tarballDir = join(workdir, 'tarballs');
-  await exec(process.execPath, [join(repository, 'scripts', 'pack.mjs'), '--out-dir', tarballDir]);
+  const tarballDir = await packedTarballs();
   project = join(workdir, 'app');
   await mkdir(project);
   await writeFile(

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify, stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { packedTarballs } from '@institution-api/test-support/packed-tarballs';
 import { readmeQuickStart } from './support/readme.js';
 
 const exec = promisify(execFile);
@@ -25,8 +26,7 @@ let workdir: string;
 let project: string;
 beforeAll(async () => {
   workdir = await mkdtemp(join(tmpdir(), 'institution-api-mock-consumer-'));
-  const tarballs = join(workdir, 'tarballs');
-  await exec(process.execPath, [join(repository, 'scripts', 'pack.mjs'), '--out-dir', tarballs]);
+  const tarballs = await packedTarballs();
   project = join(workdir, 'app');
   await mkdir(project);
   await writeFile(

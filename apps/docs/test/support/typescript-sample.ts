@@ -5,19 +5,39 @@ import { type RunResult, run } from './run.js';
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
+/** The compiles done, by directory, name and text: a sample run twice is compiled once. */
+const compiles = new Map<string, Promise<RunResult>>();
+
 /**
  * Writes a TypeScript sample to `<dir>/<name>.mts`, compiles it with `tsc` (strict, NodeNext, as a
  * reader's project would) against the workspace's `@institution-api/client`, and, when it
- * compiles, runs the output with Node in `env`. `compiled` holds tsc's diagnostics.
+ * compiles, runs the output with Node in `env`. `compiled` holds tsc's diagnostics. The same text
+ * in the same directory is compiled once (each `tsc` takes seconds on a shared machine).
  */
 export async function compileAndRun(
   { name, source }: { name: string; source: string },
   dir: string,
   env: NodeJS.ProcessEnv,
 ): Promise<{ compiled: RunResult; ran: RunResult | undefined }> {
+  const key = JSON.stringify([dir, name, source]);
+  let compiling = compiles.get(key);
+  if (!compiling) {
+    compiling = compile(name, source, dir);
+    compiles.set(key, compiling);
+  }
+  const compiled = await compiling;
+  if (compiled.code !== 0) return { compiled, ran: undefined };
+  const ran = await run(process.execPath, [join(dir, 'out', `${name}.mjs`)], {
+    cwd: dir,
+    env: { ...env, PATH: process.env.PATH },
+  });
+  return { compiled, ran };
+}
+
+async function compile(name: string, source: string, dir: string): Promise<RunResult> {
   const file = join(dir, `${name}.mts`);
   await writeFile(file, source);
-  const compiled = await run(
+  return run(
     process.execPath,
     [
       tsc,
@@ -40,10 +60,4 @@ export async function compileAndRun(
     ],
     { cwd: dir, env: { PATH: process.env.PATH } },
   );
-  if (compiled.code !== 0) return { compiled, ran: undefined };
-  const ran = await run(process.execPath, [join(dir, 'out', `${name}.mjs`)], {
-    cwd: dir,
-    env: { ...env, PATH: process.env.PATH },
-  });
-  return { compiled, ran };
 }

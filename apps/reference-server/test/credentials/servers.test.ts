@@ -14,8 +14,8 @@ import { formatAuthorization, signSync } from '@institution-api/signing/node';
 import {
   postgresUnavailableReason,
   type RunningPostgres,
-  startPostgres,
 } from '@institution-api/test-support/postgres';
+import { startPostgresDatabase } from '@institution-api/test-support/postgres-database';
 import {
   type Credential,
   type RunningServer,
@@ -121,7 +121,7 @@ describe.skipIf(skipReason)(
       });
 
     beforeAll(async () => {
-      postgres = await startPostgres();
+      postgres = await startPostgresDatabase();
       // One at a time, so that both provision into a database already migrated; then side by side.
       servers = [await startServer()];
       servers.push(await startServer());

@@ -9,6 +9,7 @@ import {
   type RunningPostgres,
   startPostgres,
 } from '@institution-api/test-support/postgres';
+import { startPostgresDatabase } from '@institution-api/test-support/postgres-database';
 import {
   type Credential,
   type RunningServer,
@@ -41,15 +42,18 @@ export interface Service {
 }
 
 /**
- * Starts PostgreSQL and `count` servers on its one database, together (they migrate it once, under
- * an advisory lock), each provisioned with `credentials`; `env(index)` adds a server's variables.
+ * Starts `count` servers on one fresh database, together (they migrate it once, under an advisory
+ * lock), each provisioned with `credentials`; `env(index)` adds a server's variables. The database
+ * is the file's own in the run's PostgreSQL, or with `ownPostgres` (a test that stops PostgreSQL)
+ * a PostgreSQL of the service's own.
  */
 export async function startService(
   count: number,
   credentials: Credential[],
   env: (index: number) => Record<string, string> = () => ({}),
+  { ownPostgres = false } = {},
 ): Promise<Service> {
-  const postgres = await startPostgres();
+  const postgres = ownPostgres ? await startPostgres() : await startPostgresDatabase();
   const started = await Promise.allSettled(
     Array.from({ length: count }, (_, index) =>
       startReferenceServer({ credentials, databaseUrl: postgres.url, env: env(index) }),

@@ -43,10 +43,16 @@ withPostgres(
 
     beforeAll(async () => {
       for (let i = 0; i < 3; i++) metricsPorts.push(await freePort());
-      service = await startService(3, [alpha, beta], (index) => ({
-        RATE_LIMIT_PER_MINUTE: String(limit),
-        METRICS_PORT: String(metricsPorts[index]),
-      }));
+      // a PostgreSQL of its own: the outage test below stops it
+      service = await startService(
+        3,
+        [alpha, beta],
+        (index) => ({
+          RATE_LIMIT_PER_MINUTE: String(limit),
+          METRICS_PORT: String(metricsPorts[index]),
+        }),
+        { ownPostgres: true },
+      );
     }, 120_000);
     afterAll(async () => {
       await service?.stop();

@@ -1,8 +1,8 @@
 import {
   postgresUnavailableReason,
   type RunningPostgres,
-  startPostgres,
 } from '@institution-api/test-support/postgres';
+import { startPostgresDatabase } from '@institution-api/test-support/postgres-database';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { StorageUnavailableError } from '../../src/storage/health/unavailable.js';
@@ -30,19 +30,22 @@ describe.skipIf(skipReason)(
     let server: RunningPostgres | undefined;
     let url = '';
     const pools: pg.Pool[] = [];
-    /** A pool on database `name` of the test server, ended after the suite. */
-    const poolOn = (name = 'postgres') => {
-      const pool = new pg.Pool({ connectionString: url.replace(/\/postgres$/, `/${name}`) });
+    /** Database `name` of this file (its own database when unnamed), in the run's PostgreSQL. */
+    const urlOf = (name?: string) => (name ? `${url}_${name}` : url);
+    /** A pool on database `name`, ended after the suite. */
+    const poolOn = (name?: string) => {
+      const pool = new pg.Pool({ connectionString: urlOf(name) });
       pools.push(pool);
       return pool;
     };
     const createDatabase = async (name: string) => {
       const admin = poolOn();
-      await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-      await admin.query(`CREATE DATABASE ${name}`);
+      const database = new URL(urlOf(name)).pathname.slice(1);
+      await admin.query(`DROP DATABASE IF EXISTS ${database}`);
+      await admin.query(`CREATE DATABASE ${database}`);
     };
     beforeAll(async () => {
-      server = await startPostgres();
+      server = await startPostgresDatabase();
       url = server.url;
     });
     afterAll(async () => {
@@ -157,7 +160,7 @@ describe.skipIf(skipReason)(
 
     test('servers starting together on a fresh database migrate it once', async () => {
       await createDatabase('fresh');
-      const freshUrl = url.replace(/\/postgres$/, '/fresh');
+      const freshUrl = urlOf('fresh');
       const opened = await Promise.all(
         Array.from({ length: 4 }, () => openStorage(freshUrl, withKey)),
       );

@@ -11,8 +11,8 @@ import {
   postgresBinDir,
   postgresUnavailableReason,
   type RunningPostgres,
-  startPostgres,
 } from '@institution-api/test-support/postgres';
+import { startPostgresDatabase } from '@institution-api/test-support/postgres-database';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomEncryptionKey } from '../../src/credentials/encryption-key.js';
@@ -127,7 +127,7 @@ describe.skipIf(skipReason)(
   () => {
     let server: RunningPostgres | undefined;
     beforeAll(async () => {
-      server = await startPostgres();
+      server = await startPostgresDatabase();
     });
     afterAll(async () => {
       await server?.stop();
@@ -146,8 +146,8 @@ describe.skipIf(skipReason)(
 
     test('the first start with a key encrypts secrets stored in clear; then pg_dump holds none', async () => {
       if (!server) throw new Error('no PostgreSQL');
-      await server.psql('CREATE DATABASE legacy');
-      const url = server.url.replace(/\/postgres$/, '/legacy');
+      // the file's own database, empty
+      const url = server.url;
       const pool = new pg.Pool({ connectionString: url });
       try {
         await migratePostgres(pool, await loadMigrations(await firstMigrationOnly('postgres')));

@@ -1,0 +1,57 @@
+/**
+ * The published packages as tarballs, exactly what `npm publish` would upload: what `npm run pack`
+ * writes to dist/packages/ (scripts/pack.mjs), packed once per run by turbo's `//#pack:tarballs`
+ * task (cached on the packages' builds) and read by every test that installs them.
+ */
+import { execFile as execFileCallback } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const execFile = promisify(execFileCallback);
+const repository = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Where `npm run pack` writes the tarballs. */
+export const packedTarballsDir = join(repository, 'dist', 'packages');
+
+/** The published packages' folders, whose files the tarballs are made of. */
+const publishedPackages = ['types', 'signing', 'client', 'conformance', 'mock'].map((name) =>
+  join(repository, 'packages', name),
+);
+
+/** The newest modification time of a file under `path` (node_modules and tests left out). */
+function newestChange(path: string): number {
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry === 'test' || entry === '.turbo') continue;
+    newest = Math.max(newest, newestChange(join(path, entry)));
+  }
+  return newest;
+}
+
+/**
+ * The folder of the packed tarballs, one per published package. Under `npm test`, turbo packed
+ * them before the tests; a test run another way (`npx vitest`) packs them here when they are
+ * missing or older than a file of a package (its build or its manifest), so it never installs a
+ * stale package.
+ */
+export async function packedTarballs(): Promise<string> {
+  const tarballs = existsSync(packedTarballsDir)
+    ? readdirSync(packedTarballsDir).filter((file) => file.endsWith('.tgz'))
+    : [];
+  const packedAt = Math.min(
+    ...tarballs.map((file) => statSync(join(packedTarballsDir, file)).mtimeMs),
+  );
+  const fresh =
+    tarballs.length === publishedPackages.length &&
+    publishedPackages.every((dir) => newestChange(dir) <= packedAt);
+  if (!fresh) {
+    await execFile(process.execPath, [join(repository, 'scripts', 'pack.mjs')], {
+      cwd: repository,
+    });
+  }
+  return packedTarballsDir;
+}
