@@ -143,7 +143,10 @@ beforeAll(async () => {
     }),
   );
   start = npmStart(clone);
-  start.baseUrl = await timed('npm start until listening (build from the turbo cache)', () => start.listening);
+  start.baseUrl = await timed(
+    'npm start until listening (build from the turbo cache)',
+    () => start.listening,
+  );
   start.processes = [start.child.pid, ...(await descendantsOf(start.child.pid))];
 }, 600_000);
 

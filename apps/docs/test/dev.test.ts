@@ -106,24 +106,28 @@ describe('docs:dev', () => {
   });
 
   // A rebuild is a run of Redocly's build-docs: tens of seconds when the machine runs every suite.
-  it.skipIf(!hasChromium)('reloads the open page by itself after a rebuild', { timeout: 180_000 }, async () => {
-    const browser = await launchChromium();
-    try {
-      const origin = new URL(url).origin;
-      const watched = await openWatchedPage(browser.context, `${url}#/users/updateuser`, origin);
-      const { page } = watched;
-      await expect.poll(() => page.getByText('Update a user (fixed)').count()).toBeGreaterThan(0);
-      await edit('summary: Update a user (fixed)\n', 'summary: Update a user (live)\n');
-      await expect
-        .poll(() => page.getByText('Update a user (live)').count(), { timeout: 120_000 })
-        .toBeGreaterThan(0);
-      expect(page.url()).toBe(`${url}#/users/updateuser`);
-      expect(watched.leaving).toEqual([]);
-      expect(watched.errors).toEqual([]);
-    } finally {
-      await browser.close();
-    }
-  });
+  it.skipIf(!hasChromium)(
+    'reloads the open page by itself after a rebuild',
+    { timeout: 180_000 },
+    async () => {
+      const browser = await launchChromium();
+      try {
+        const origin = new URL(url).origin;
+        const watched = await openWatchedPage(browser.context, `${url}#/users/updateuser`, origin);
+        const { page } = watched;
+        await expect.poll(() => page.getByText('Update a user (fixed)').count()).toBeGreaterThan(0);
+        await edit('summary: Update a user (fixed)\n', 'summary: Update a user (live)\n');
+        await expect
+          .poll(() => page.getByText('Update a user (live)').count(), { timeout: 120_000 })
+          .toBeGreaterThan(0);
+        expect(page.url()).toBe(`${url}#/users/updateuser`);
+        expect(watched.leaving).toEqual([]);
+        expect(watched.errors).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 });
 
 interface EventReader {

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify, stripVTControlCharacters } from 'node:util';
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import { packedTarballs } from '@institution-api/test-support/packed-tarballs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readmeQuickStart } from './support/readme.js';
 
 const exec = promisify(execFile);
