@@ -8,8 +8,5 @@ export default defineConfig({
     // A browser settles in its own time (Redoc renders lazily, then scrolls): polls wait for a
     // state rather than sleeping, and on a busy 2-core machine a second is too short for that.
     expect: { poll: { timeout: 10_000 } },
-    // The browser, the samples' toolchains and docs:dev's rebuilds wait on processes of their
-    // own: two files at a time (on 2 cores vitest's default is one).
-    maxWorkers: 2,
   },
 });

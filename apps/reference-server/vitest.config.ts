@@ -10,9 +10,6 @@ export default defineConfig({
     // each file no longer imports the app and its validators afresh: that was a third of this
     // workspace's CPU time.
     isolate: false,
-    // Most files wait on child processes, PostgreSQL and the clock: two at a time (on 2 cores
-    // vitest's default is one).
-    maxWorkers: 2,
     // The crash, durability and first-start tests start child processes, and the PostgreSQL suite
     // starts a server of its own, so the defaults are too tight.
     testTimeout: 30_000,

@@ -8,5 +8,7 @@ export default defineConfig({
     // Starting a reference server (or PostgreSQL) takes seconds on a quiet machine, and several
     // times that while turbo runs every other workspace's tests beside these.
     hookTimeout: 120_000,
+    // The CLI and reproduction tests run bash, curl and the built CLI against a server.
+    testTimeout: 30_000,
   },
 });

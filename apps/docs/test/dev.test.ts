@@ -18,7 +18,8 @@ const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const devScript = fileURLToPath(new URL('../scripts/dev.mjs', import.meta.url));
 const updateFile = join('openapi', 'paths', 'api_v1_external_users_{id}.yaml');
 
-describe('docs:dev', () => {
+// Every rebuild is a run of Redocly's build-docs: tens of seconds when every suite shares the machine.
+describe('docs:dev', { timeout: 180_000 }, () => {
   let root: string;
   let dev: ChildProcess;
   let url: string;

@@ -65,6 +65,8 @@ it("runs the README's vitest + MSW + client example", { timeout: 120_000 }, asyn
       'run',
       '--reporter=verbose',
       '--color=false',
+      // the example as written, on a machine that runs every other suite beside it
+      '--testTimeout=30000',
     ],
     { cwd: project, env: { ...process.env, CI: 'true' } },
   );

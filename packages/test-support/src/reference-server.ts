@@ -63,7 +63,7 @@ export interface RunningServer {
   kill(): Promise<void>;
 }
 
-/** Starts the server and resolves once `GET /healthz` answers 200 (30 s at most). */
+/** Starts the server and resolves once `GET /healthz` answers 200 (60 s at most: a loaded machine). */
 export async function startReferenceServer(
   options: ReferenceServerOptions,
 ): Promise<RunningServer> {
@@ -110,7 +110,7 @@ export async function startReferenceServer(
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
       throw new Error(`the reference server exited (${child.exitCode}):\n${output()}`);
@@ -122,7 +122,7 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`the reference server did not become healthy in 30 s:\n${output()}`);
+  throw new Error(`the reference server did not become healthy in 60 s:\n${output()}`);
 }
 
 function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {

@@ -135,9 +135,7 @@ describe.skipIf(skipReason)(
           migrate: async (migrations) => void (await migratePostgres(pool, migrations)),
           run: async (sql, params) => void (await pool.query(sql, params)),
           storage: async () => {
-            const own = new pg.Pool({
-              connectionString: url.replace(/\/postgres$/, `/details_${round}`),
-            });
+            const own = poolOn(`details_${round}`);
             await migratePostgres(own, await loadMigrations(migrationsDir('postgres')));
             return createPostgresStorage(own, testKeyring());
           },
