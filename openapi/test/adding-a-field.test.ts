@@ -8,6 +8,7 @@
  * checkout's spec) answers it as null, and the copy's conformance suite passes.
  */
 import { execFile as execFileCallback } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,8 +29,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const execFile = promisify(execFileCallback);
 
-/** The field, as a designer adds it. */
-const field = 'preferredName';
+/** The bundled spec of this checkout. */
+const bundle = JSON.parse(
+  readFileSync(new URL('../dist/openapi.json', import.meta.url), 'utf8'),
+) as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+
+/**
+ * The field, as a designer adds it: `preferredName`, or another name when this checkout's spec
+ * has that one already (then the test adds one more).
+ */
+const field =
+  ['preferredName', 'nickname', 'addedField'].find((name) =>
+    ['UserInput', 'UserCreated', 'UserUpdated'].every(
+      (schema) => !(name in (bundle.components.schemas[schema]?.properties ?? {})),
+    ),
+  ) ?? 'addedFieldOfTheTest';
 const schemaText = `  ${field}:
     description: The name the customer likes to be called by, up to 100 characters, or null.
     type:
