@@ -21,9 +21,9 @@ function withNewField(answers: 'required' | 'optional' = 'required') {
   const all = document.components.schemas as Record<string, Schema>;
   for (const name of ['UserInput', 'UserCreated', 'UserUpdated']) {
     const schema = all[name] as Schema;
-    schema.properties = { ...(schema.properties as Schema), preferredName: field };
+    schema.properties = { ...(schema.properties as Schema), fieldAddedByTest: field };
     if (name !== 'UserInput' && answers === 'required') {
-      schema.required = [...(schema.required as string[]), 'preferredName'];
+      schema.required = [...(schema.required as string[]), 'fieldAddedByTest'];
     }
   }
   return document;
@@ -115,7 +115,7 @@ describe('a new optional field in UserInput and both answers', () => {
     it(`is a field of the model and a key of both answers (${answers} there)`, () => {
       const model = deriveUserDetailsModel(withNewField(answers));
       expect(model.input.at(-1)).toEqual({
-        name: 'preferredName',
+        name: 'fieldAddedByTest',
         required: false,
         absent: { value: null },
         date: false,
@@ -123,26 +123,26 @@ describe('a new optional field in UserInput and both answers', () => {
       });
       for (const shape of ['created', 'updated'] as const) {
         expect(model.answers[shape].at(-1)).toEqual({
-          key: 'preferredName',
-          field: 'preferredName',
+          key: 'fieldAddedByTest',
+          field: 'fieldAddedByTest',
           dateTime: false,
           list: false,
           required: answers === 'required',
         });
       }
-      expect(canonicalKeys(model).map((key) => key.name)).toContain('preferredName');
+      expect(canonicalKeys(model).map((key) => key.name)).toContain('fieldAddedByTest');
     });
   }
 
   it('is answered as sent, and as null for details stored before it existed', () => {
     const model = deriveUserDetailsModel(withNewField());
     const own = { id: 'u', documents: [], account: null, createdAt: 't' };
-    const stored = withDefaults(model.input, { ...requestDetails, preferredName: 'Maa' });
-    expect(answerOf(model, 'created', stored, own).preferredName).toBe('Maa');
-    expect(answerOf(model, 'updated', stored, own).preferredName).toBe('Maa');
+    const stored = withDefaults(model.input, { ...requestDetails, fieldAddedByTest: 'Maa' });
+    expect(answerOf(model, 'created', stored, own).fieldAddedByTest).toBe('Maa');
+    expect(answerOf(model, 'updated', stored, own).fieldAddedByTest).toBe('Maa');
     const before = { ...stored };
-    delete before.preferredName;
-    expect(answerOf(model, 'created', before, own)).toHaveProperty('preferredName', null);
+    delete before.fieldAddedByTest;
+    expect(answerOf(model, 'created', before, own)).toHaveProperty('fieldAddedByTest', null);
   });
 });
 

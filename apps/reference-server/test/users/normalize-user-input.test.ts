@@ -1,4 +1,6 @@
+import { userBody, userBodyExamples } from '@institution-api/test-support/user-bodies';
 import type { UserInput } from '@institution-api/types';
+import { userDetailsModel } from '@institution-api/types/user-details';
 import { describe, expect, test } from 'vitest';
 import {
   normalizeGhanaCardNumber,
@@ -29,20 +31,17 @@ describe('normalizeGhanaCardNumber', () => {
 });
 
 describe('normalizeUserInput', () => {
-  const required = {
-    email: 'efua.owusu@example.com',
-    firstName: 'Efua',
-    lastName: 'Owusu',
-    mobileNumber: '233201234567',
-    ghanaCardNumber: 'gha5554443332',
-    monthlyIncome: 0,
-  } satisfies UserInput;
+  /** The spec's request example with the required fields only. */
+  const required = userBody(userBodyExamples[2]);
+  /** The required fields and `more`. */
+  const withRequired = (more: object) => ({ ...required, ...more }) as UserInput;
 
-  test('absent optional fields become empty values, because update replaces', () => {
-    expect(normalizeUserInput(required)).toEqual({
+  test('absent optional fields become their absent values, because update replaces', () => {
+    const details = normalizeUserInput(required) as Record<string, unknown>;
+    expect(details).toMatchObject({
       ...required,
-      mobileNumber: '+233201234567',
-      ghanaCardNumber: 'GHA-555444333-2',
+      mobileNumber: normalizeMobileNumber(required.mobileNumber),
+      ghanaCardNumber: normalizeGhanaCardNumber(required.ghanaCardNumber),
       otherName: null,
       gender: null,
       dateOfBirth: null,
@@ -52,16 +51,25 @@ describe('normalizeUserInput', () => {
       kyc: { occupation: null, address: null, validFrom: null, validTo: null, refNumber: null },
       account: null,
     });
+    // Every field of UserInput but the account's, as the spec lists them, the account aside.
+    const fields = userDetailsModel.input.filter((field) => !field.account);
+    expect(Object.keys(details).sort()).toEqual(
+      [...fields.map((field) => field.name), 'account'].sort(),
+    );
+    for (const field of fields) {
+      if (!(field.name in required)) expect(details[field.name]).toEqual(field.absent?.value);
+    }
   });
 
   test('a MOMO account: wallet number normalized, no bank name', () => {
-    const details = normalizeUserInput({
-      ...required,
-      accountType: 'MOMO',
-      accountNumber: '0551234567',
-      accountName: 'Efua Owusu',
-      network: 'AIRTEL_TIGO',
-    });
+    const details = normalizeUserInput(
+      withRequired({
+        accountType: 'MOMO',
+        accountNumber: '0551234567',
+        accountName: 'Efua Owusu',
+        network: 'AIRTEL_TIGO',
+      }),
+    );
     expect(details.account).toEqual({
       type: 'MOMO',
       number: '+233551234567',
@@ -72,13 +80,14 @@ describe('normalizeUserInput', () => {
   });
 
   test('a BANK account: number as written, no network', () => {
-    const details = normalizeUserInput({
-      ...required,
-      accountType: 'BANK',
-      accountNumber: '0012 3456-78',
-      accountName: 'Efua Owusu',
-      bankName: 'Fidelity Bank',
-    });
+    const details = normalizeUserInput(
+      withRequired({
+        accountType: 'BANK',
+        accountNumber: '0012 3456-78',
+        accountName: 'Efua Owusu',
+        bankName: 'Fidelity Bank',
+      }),
+    );
     expect(details.account).toEqual({
       type: 'BANK',
       number: '0012 3456-78',
@@ -89,10 +98,11 @@ describe('normalizeUserInput', () => {
   });
 
   test('a partial kyc keeps what was given and nulls the rest', () => {
-    const details = normalizeUserInput({
-      ...required,
-      kyc: { occupation: 'Nurse', validTo: '2030-01-01' },
-    });
+    const details = normalizeUserInput(
+      withRequired({
+        kyc: { occupation: 'Nurse', validTo: '2030-01-01' },
+      }),
+    );
     expect(details.kyc).toEqual({
       occupation: 'Nurse',
       address: null,

@@ -81,23 +81,23 @@ describe('storedDetails and answeredDetails', () => {
     const schemas = document.components.schemas as Record<string, Record<string, unknown>>;
     for (const name of ['UserInput', 'UserCreated', 'UserUpdated']) {
       const schema = schemas[name] as { properties: Record<string, unknown>; required?: string[] };
-      schema.properties.preferredName = { type: ['string', 'null'], maxLength: 100 };
-      if (name !== 'UserInput') schema.required = [...(schema.required ?? []), 'preferredName'];
+      schema.properties.fieldAddedByTest = { type: ['string', 'null'], maxLength: 100 };
+      if (name !== 'UserInput') schema.required = [...(schema.required ?? []), 'fieldAddedByTest'];
     }
     const model = deriveUserDetailsModel(document);
     const stored = storedDetails({ ...example('MomoAccountUser') }, model);
-    expect(stored.preferredName).toBeNull();
+    expect(stored.fieldAddedByTest).toBeNull();
     const answer = example('UserCreatedNew') as Record<string, unknown>;
     expect(answerDifferences(stored, answer, 'created', model)).toEqual([
-      'preferredName: sent null, answered nothing (no such key)',
+      'fieldAddedByTest: sent null, answered nothing (no such key)',
     ]);
-    expect(answerDifferences(stored, { ...answer, preferredName: null }, 'created', model)).toEqual(
-      [],
-    );
-    const named = storedDetails({ ...example('MomoAccountUser'), preferredName: 'Maa' }, model);
-    expect(answerDifferences(named, { ...answer, preferredName: null }, 'created', model)).toEqual([
-      'preferredName: sent "Maa", answered null',
-    ]);
+    expect(
+      answerDifferences(stored, { ...answer, fieldAddedByTest: null }, 'created', model),
+    ).toEqual([]);
+    const named = storedDetails({ ...example('MomoAccountUser'), fieldAddedByTest: 'Maa' }, model);
+    expect(
+      answerDifferences(named, { ...answer, fieldAddedByTest: null }, 'created', model),
+    ).toEqual(['fieldAddedByTest: sent "Maa", answered null']);
   });
 });
 

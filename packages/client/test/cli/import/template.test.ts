@@ -51,11 +51,11 @@ describe('the import template', () => {
   it('takes a field added to the spec as a column, with its value in the example that has it', () => {
     const document = structuredClone(openapiDocument);
     const input = (document.components.schemas as Record<string, Schema>).UserInput as Schema;
-    input.properties = { ...(input.properties as Schema), preferredName: { type: 'string' } };
+    input.properties = { ...(input.properties as Schema), fieldAddedByTest: { type: 'string' } };
     const examples = document.components.examples as Record<string, { value: Schema }>;
-    (examples.MomoAccountUser as { value: Schema }).value.preferredName = 'Maa, "Ama"';
+    (examples.MomoAccountUser as { value: Schema }).value.fieldAddedByTest = 'Maa, "Ama"';
     const [header = [], momo = [], bank = []] = recordsOf(templateCsv(document));
-    const column = header.indexOf('preferredName');
+    const column = header.indexOf('fieldAddedByTest');
     expect(column).toBe(header.length - 1);
     expect(momo[column]).toBe('Maa, "Ama"');
     expect(bank[column]).toBe('');
