@@ -4,7 +4,7 @@
  * task (cached on the packages' builds) and read by every test that installs them.
  */
 import { execFile as execFileCallback } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -15,10 +15,16 @@ const repository = fileURLToPath(new URL('../../../', import.meta.url));
 /** Where `npm run pack` writes the tarballs. */
 export const packedTarballsDir = join(repository, 'dist', 'packages');
 
-/** The published packages' folders, whose files the tarballs are made of. */
-const publishedPackages = ['types', 'signing', 'client', 'conformance', 'mock'].map((name) =>
-  join(repository, 'packages', name),
-);
+/**
+ * The published packages' folders, whose files the tarballs are made of: every package that is
+ * not private, as the release scripts' PUBLISHABLE list says (scripts/release/workspace.mjs).
+ */
+const publishedPackages = readdirSync(join(repository, 'packages'))
+  .map((name) => join(repository, 'packages', name))
+  .filter((dir) => {
+    const manifest = join(dir, 'package.json');
+    return existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).private !== true;
+  });
 
 /** The newest modification time of a file under `path` (node_modules and tests left out). */
 function newestChange(path: string): number {
