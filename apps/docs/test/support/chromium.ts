@@ -33,6 +33,11 @@ export async function launchChromium(): Promise<{
       '--no-first-run',
     ],
   });
+  // The page is one 2.8 MB file of inline script; while the whole suite runs on a 2-core machine
+  // a load has taken more than playwright's default 30 s, so waits are bounded by the tests'
+  // own timeouts rather than by that default.
+  context.setDefaultNavigationTimeout(150_000);
+  context.setDefaultTimeout(90_000);
   return {
     context,
     close: async () => {
