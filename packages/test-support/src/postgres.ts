@@ -1,4 +1,4 @@
-import { execFile as execFileCallback, spawnSync } from 'node:child_process';
+import { execFile as execFileCallback, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
@@ -129,12 +129,18 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Runn
         throw await startFailure(error);
       }
       let paused = false;
+      const watchdog = stopWhenGone(process.pid, dir, [
+        ...(asRoot ? ['runuser', '-u', 'postgres', '--'] : []),
+        join(postgresBinDir, 'pg_ctl'),
+        ...['-D', dataDir, '-m', 'immediate', '-w', 'stop'],
+      ]);
       return {
         url: `postgres://postgres@127.0.0.1:${port}/postgres`,
         async stop() {
           try {
             if (!paused) await run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
           } finally {
+            watchdog.end();
             await rm(dir, { recursive: true, force: true });
           }
         },
@@ -171,6 +177,34 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Runn
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * Starts a detached shell that waits for process `pid` to end, then runs `stopCommand` and deletes
+ * `dir`. A run that never gets to its teardown (turbo ending vitest because another task failed,
+ * Ctrl-C, a kill) would otherwise leave its PostgreSQL running, holding a port and a temporary
+ * directory until someone finds its PID. `end()` stops the shell, by its PID, once the server is
+ * stopped the ordinary way.
+ */
+function stopWhenGone(pid: number, dir: string, stopCommand: string[]): { end(): void } {
+  const script =
+    'pid=$1 dir=$2; shift 2; while kill -0 "$pid" 2>/dev/null; do sleep 1; done; "$@"; rm -rf "$dir"';
+  const shell = spawn('sh', ['-c', script, 'postgres-watchdog', String(pid), dir, ...stopCommand], {
+    detached: true,
+    stdio: 'ignore',
+  });
+  shell.unref();
+  return {
+    end() {
+      if (shell.pid !== undefined && shell.exitCode === null) {
+        try {
+          process.kill(-shell.pid);
+        } catch {
+          // already gone
+        }
+      }
+    },
+  };
 }
 
 /**
