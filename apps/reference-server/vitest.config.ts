@@ -11,8 +11,9 @@ export default defineConfig({
     // workspace's CPU time.
     isolate: false,
     // The crash, durability and first-start tests start child processes, and the PostgreSQL suite
-    // starts a server of its own, so the defaults are too tight.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // starts a server of its own, so the defaults are too tight; and beside the rest of the suite
+    // on a 2-core machine a test that starts four processes has taken over 30 s.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });

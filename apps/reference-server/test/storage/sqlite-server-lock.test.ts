@@ -33,7 +33,7 @@ function startRefused(databaseUrl: string) {
   const result = spawnSync(process.execPath, [mainJs], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: 60_000,
   });
   return { status: result.status, stderr: result.stderr };
 }
