@@ -7,5 +7,9 @@ export default defineConfig({
     // Many files start a reference server, a CLI or npm: seconds each when every workspace's
     // suite shares the machine, which vitest's 5 s does not allow for.
     testTimeout: 30_000,
+    // Two files at a time (vitest's default is one on two cores): the import's rate-limit test waits
+    // out the service's minute, idle, and the other files need not wait behind it (149 s -> 82 s
+    // for this workspace alone, the same CPU time).
+    maxWorkers: 2,
   },
 });
