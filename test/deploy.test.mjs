@@ -11,12 +11,11 @@ import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePort } from '@institution-api/test-support/free-port';
+import { acceptsConnections, freePort } from '@institution-api/test-support/free-port';
 import { postgresUnavailableReason, startPostgres } from '@institution-api/test-support/postgres';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -120,17 +119,6 @@ async function healthcheck(env) {
     () => 0,
     (error) => error.message,
   );
-}
-
-function accepts(port) {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 suite('deploy/Dockerfile, performed on a fresh copy of the repository', () => {
@@ -268,7 +256,7 @@ suite('deploy/Dockerfile, performed on a fresh copy of the repository', () => {
     server.child.kill(image.stopSignal);
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain('"msg":"stopped"');
-    expect(await accepts(Number(runEnv.PORT))).toBe(false);
+    expect(await acceptsConnections(Number(runEnv.PORT))).toBe(false);
     expect(await healthcheck(runEnv)).toMatch(/healthcheck: \/healthz did not answer/);
   }, 30_000);
 });

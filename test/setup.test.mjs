@@ -8,11 +8,11 @@
 // build itself is the one `npm test` ran first on a fresh clone).
 import { execFile, spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { acceptsConnections } from '@institution-api/test-support/free-port';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 const exec = promisify(execFile);
@@ -94,22 +94,6 @@ function npmStart(cwd) {
     );
   });
   return { child, exited, listening, output: () => output };
-}
-
-/** Whether something accepts connections on the port of `baseUrl`. */
-function accepts(baseUrl) {
-  const { hostname, port } = new URL(baseUrl);
-  return new Promise((resolve) => {
-    const socket = connect({
-      host: hostname === 'localhost' ? '127.0.0.1' : hostname,
-      port: Number(port),
-    });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 /** The child processes of `pid` (Linux /proc). */
@@ -239,11 +223,14 @@ describe('the README set-up on a fresh clone', () => {
     const stopped = performance.now();
     process.kill(npmPid, 'SIGTERM');
     const code = await start.exited;
-    while ((await accepts(start.baseUrl)) && performance.now() - stopped < 5000) {
+    while (
+      (await acceptsConnections(Number(new URL(start.baseUrl).port))) &&
+      performance.now() - stopped < 5000
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     timings['SIGTERM to port free'] = `${Math.round(performance.now() - stopped)} ms`;
-    expect(await accepts(start.baseUrl)).toBe(false);
+    expect(await acceptsConnections(Number(new URL(start.baseUrl).port))).toBe(false);
     expect(isAlive(serverPid)).toBe(false);
     expect(code).toBe(0);
   }, 15_000);

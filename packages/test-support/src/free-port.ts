@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 
 /**
  * A TCP port of 127.0.0.1 that was free a moment ago. Another process can take it before the
@@ -16,5 +16,17 @@ export function freePort(): Promise<number> {
           : reject(new Error('no port')),
       );
     });
+  });
+}
+
+/** Whether something accepts TCP connections on `port` of 127.0.0.1 right now. */
+export function acceptsConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
   });
 }

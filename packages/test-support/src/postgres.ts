@@ -84,12 +84,17 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Runn
   const dir = await mkdtemp(join(tmpdir(), 'reference-server-pg-'));
   const dataDir = join(dir, 'data');
   const logFile = join(dir, 'postgres.log');
-  const run = (bin: string, args: string[]) =>
-    asRoot
-      ? execFile('runuser', ['-u', 'postgres', '--', join(postgresBinDir, bin), ...args], {
-          cwd: dir,
-        })
-      : execFile(join(postgresBinDir, bin), args, { cwd: dir });
+  /** A PostgreSQL program's command line, run as the `postgres` user when this runs as root. */
+  const commandOf = (bin: string, args: string[]) => [
+    ...(asRoot ? ['runuser', '-u', 'postgres', '--'] : []),
+    join(postgresBinDir, bin),
+    ...args,
+  ];
+  const run = (bin: string, args: string[]) => {
+    const [file = '', ...rest] = commandOf(bin, args);
+    return execFile(file, rest, { cwd: dir });
+  };
+  const stopArgs = ['-D', dataDir, '-m', 'immediate', '-w', 'stop'];
   const settings = [
     '-c listen_addresses=127.0.0.1',
     `-k '${dir}'`,
@@ -129,16 +134,12 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Runn
         throw await startFailure(error);
       }
       let paused = false;
-      const watchdog = stopWhenGone(process.pid, dir, [
-        ...(asRoot ? ['runuser', '-u', 'postgres', '--'] : []),
-        join(postgresBinDir, 'pg_ctl'),
-        ...['-D', dataDir, '-m', 'immediate', '-w', 'stop'],
-      ]);
+      const watchdog = stopWhenGone(process.pid, dir, commandOf('pg_ctl', stopArgs));
       return {
         url: `postgres://postgres@127.0.0.1:${port}/postgres`,
         async stop() {
           try {
-            if (!paused) await run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+            if (!paused) await run('pg_ctl', stopArgs);
           } finally {
             watchdog.end();
             await rm(dir, { recursive: true, force: true });

@@ -5,10 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { acceptsConnections } from '../src/free-port.ts';
 import { postgresUnavailableReason } from '../src/postgres.ts';
 
 const postgresModule = fileURLToPath(new URL('../src/postgres.ts', import.meta.url));
@@ -16,17 +16,6 @@ const unavailable = postgresUnavailableReason();
 // CI installs postgresql-15: there a missing server fails (in startPostgres) instead of skipping.
 const skip = Boolean(unavailable) && !process.env.CI;
 if (skip) console.warn(`postgres.test.ts skipped: ${unavailable}`);
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 describe.skipIf(skip)('startPostgres', () => {
   it('stops the server when the process that started it is killed before its teardown', async () => {
@@ -42,9 +31,11 @@ describe.skipIf(skip)('startPostgres', () => {
     );
     const [url] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
     const port = Number(new URL(url).port);
-    expect(await accepts(port)).toBe(true);
+    expect(await acceptsConnections(port)).toBe(true);
 
     child.kill('SIGKILL');
-    await expect.poll(() => accepts(port), { timeout: 30_000, interval: 250 }).toBe(false);
+    await expect
+      .poll(() => acceptsConnections(port), { timeout: 30_000, interval: 250 })
+      .toBe(false);
   }, 90_000);
 });
