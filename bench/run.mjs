@@ -197,7 +197,7 @@ async function main() {
       `${Math.round(imported.importRate).toLocaleString('en-US')} rows/s`,
       '',
       '',
-      `${times(imported.ratio)} embedded creates at ${importConcurrency} connections (${Math.round(imported.createRate).toLocaleString('en-US')}/s), one run`,
+      `${times(imported.ratio)} embedded creates signed both ways at ${importConcurrency} connections (${Math.round(imported.createRate).toLocaleString('en-US')}/s), one run`,
       target,
       met,
     ]);

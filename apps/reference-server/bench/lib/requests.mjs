@@ -79,39 +79,50 @@ export function signed(request, body) {
   return request;
 }
 
-/** The message signer the client uses (its key prepared once; a fresh `created` and nonce each call). */
-const signMessage = createMessageSigner({
-  keyId: messageSignatureCredential.publicKey,
-  secretKey: messageSignatureCredential.secretKey,
-});
+/**
+ * The message signer the client uses, one per key pair (its key prepared once; a fresh `created`
+ * and nonce each call).
+ */
+const messageSigners = new Map();
+function messageSignerOf({ publicKey, secretKey }) {
+  let sign = messageSigners.get(publicKey);
+  if (!sign) {
+    sign = createMessageSigner({ keyId: publicKey, secretKey });
+    messageSigners.set(publicKey, sign);
+  }
+  return sign;
+}
 
 /**
  * Sets the body and the headers of an autocannon request to `body` signed both ways, as the client
  * does: the Authorization header and a message signature (`Content-Digest`, `Signature-Input`,
- * `Signature`; a fresh `created` and nonce each time) by {@link messageSignatureCredential}.
+ * `Signature`; a fresh `created` and nonce each time) by `by` ({@link messageSignatureCredential}
+ * unless told).
  */
-export function signedBothWays(request, body, method, path) {
-  const { text, signature } = signBodySync(body, messageSignatureCredential.secretKey);
+export function signedBothWays(request, body, method, path, by = messageSignatureCredential) {
+  const { text, signature } = signBodySync(body, by.secretKey);
   request.body = text;
   request.headers = {
     'content-type': 'application/json',
-    authorization: formatAuthorization(messageSignatureCredential, signature),
+    authorization: formatAuthorization(by, signature),
     // Only the path is covered (`@path`): the host of the URL does not matter.
-    ...signMessage({ method, url: `http://127.0.0.1${path}`, body: text }),
+    ...messageSignerOf(by)({ method, url: `http://127.0.0.1${path}`, body: text }),
   };
   return request;
 }
 
 /**
- * An autocannon request: a signed create of a new user each time; with `messageSignatures`, signed
- * both ways by the institution whose key pair requires them.
+ * An autocannon request: a signed create of a new user each time. With `messageSignatures`, signed
+ * both ways, by the institution whose key pair requires them unless `by` names another key pair
+ * (the import's baseline: {@link credential}, whose key pair accepts either, signed both ways as
+ * the import signs).
  */
-export function createRequest({ messageSignatures = false } = {}) {
+export function createRequest({ messageSignatures = false, by } = {}) {
   return {
     method: 'POST',
     path: usersPath,
     setupRequest: messageSignatures
-      ? (request) => signedBothWays(request, nextUser(), 'POST', usersPath)
+      ? (request) => signedBothWays(request, nextUser(), 'POST', usersPath, by)
       : (request) => signed(request, nextUser()),
   };
 }
