@@ -9,35 +9,7 @@
  *
  * @module
  */
-export {
-  DEFAULT_SIGNATURE_OPTIONS,
-  type SignatureAlgorithm,
-  type SignatureEncoding,
-  type SignatureOptions,
-} from './algorithms.js';
-export {
-  type Credentials,
-  formatAuthorization,
-  type ParsedAuthorization,
-  parseAuthorization,
-} from './authorization-header.js';
-export {
-  type ContentDigestAlgorithm,
-  DEFAULT_MAX_SKEW_SECONDS,
-  DEFAULT_SIGNATURE_LABEL,
-  decideMessageSignature,
-  MAX_NONCE_LENGTH,
-  MESSAGE_SIGNATURE_ALGORITHM,
-  type MessageSignatureDecision,
-  type MessageSignatureFailure,
-  type MessageSignatureHeaders,
-  type MessageSignatureOptions,
-  type MessageSignatureRefusal,
-  type MessageSignatureVerdict,
-  type MessageToSign,
-  type ReceivedMessage,
-  signatureBaseFor,
-  type VerifyMessageSignatureOptions,
-} from './message-signature.js';
+
 export { signMessage, verifyMessageSignature } from './message-signature-web.js';
+export * from './runtime-independent.js';
 export { sign, signBody, signQuery, verify } from './web-crypto.js';

@@ -11,37 +11,8 @@ import { assertSecretKey, resolveOptions, type SignatureOptions } from './algori
 import { assertMessage, decodeSignature } from './encoding.js';
 import { bodyText, queryText } from './json.js';
 
-export {
-  DEFAULT_SIGNATURE_OPTIONS,
-  type SignatureAlgorithm,
-  type SignatureEncoding,
-  type SignatureOptions,
-} from './algorithms.js';
-export {
-  type Credentials,
-  formatAuthorization,
-  type ParsedAuthorization,
-  parseAuthorization,
-} from './authorization-header.js';
-export {
-  type ContentDigestAlgorithm,
-  DEFAULT_MAX_SKEW_SECONDS,
-  DEFAULT_SIGNATURE_LABEL,
-  decideMessageSignature,
-  MAX_NONCE_LENGTH,
-  MESSAGE_SIGNATURE_ALGORITHM,
-  type MessageSignatureDecision,
-  type MessageSignatureFailure,
-  type MessageSignatureHeaders,
-  type MessageSignatureOptions,
-  type MessageSignatureRefusal,
-  type MessageSignatureVerdict,
-  type MessageToSign,
-  type ReceivedMessage,
-  signatureBaseFor,
-  type VerifyMessageSignatureOptions,
-} from './message-signature.js';
 export { signMessageSync, verifyMessageSignatureSync } from './message-signature-node.js';
+export * from './runtime-independent.js';
 
 function hmac(message: string | Uint8Array, secretKey: string, options?: SignatureOptions) {
   const resolved = resolveOptions(options);

@@ -54,6 +54,7 @@ describe('Web Crypto entry point (src/index.ts)', () => {
       'json.ts',
       'message-signature-web.ts',
       'message-signature.ts',
+      'runtime-independent.ts',
       'web-crypto.ts',
     ]);
   });
