@@ -4,9 +4,10 @@
 // concurrency (autocannon, the load generator of every other row, on another fresh embedded
 // database, before and after the import: their mean), signed as the import signs its rows by
 // default: both ways (the Authorization header and a message signature), by the same key pair, so
-// that both sides ask the server for the same work and the ratio is the import's own overhead. The import runs as a user runs it, the
-// built CLI in a process of its own, and is timed from its start to its exit, its first pass over
-// the file included. Target: at least 0.8 of the server's creates per second.
+// that both sides ask the server for the same work and the ratio is the import's own overhead.
+// The import runs as a user runs it, the built CLI in a process of its own, and is timed from its
+// start to its exit, its first pass over the file included. Target: at least 0.8 of the server's
+// creates per second.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

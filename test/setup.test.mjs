@@ -223,14 +223,12 @@ describe('the README set-up on a fresh clone', () => {
     const stopped = performance.now();
     process.kill(npmPid, 'SIGTERM');
     const code = await start.exited;
-    while (
-      (await acceptsConnections(Number(new URL(start.baseUrl).port))) &&
-      performance.now() - stopped < 5000
-    ) {
+    const port = Number(new URL(start.baseUrl).port);
+    while ((await acceptsConnections(port)) && performance.now() - stopped < 5000) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     timings['SIGTERM to port free'] = `${Math.round(performance.now() - stopped)} ms`;
-    expect(await acceptsConnections(Number(new URL(start.baseUrl).port))).toBe(false);
+    expect(await acceptsConnections(port)).toBe(false);
     expect(isAlive(serverPid)).toBe(false);
     expect(code).toBe(0);
   }, 15_000);
