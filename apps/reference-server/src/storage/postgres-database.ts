@@ -20,7 +20,6 @@ export const postgresBounds = { connectMs: 3_000, statementMs: 5_000, answerMs: 
 export function openPostgresPool(
   connectionString: string,
   onIdleError: (error: Error) => void = () => {},
-  options: { max?: number; asynchronousCommit?: boolean } = {},
 ): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
@@ -28,10 +27,6 @@ export function openPostgresPool(
     statement_timeout: postgresBounds.statementMs,
     query_timeout: postgresBounds.answerMs,
     keepAlive: true,
-    ...(options.max === undefined ? {} : { max: options.max }),
-    // Each transaction on these connections commits without waiting for its log to reach the
-    // disk (PostgreSQL's synchronous_commit=off): see nonces/postgres-nonces.ts.
-    ...(options.asynchronousCommit ? { options: '-c synchronous_commit=off' } : {}),
   });
   pool.on('error', onIdleError);
   return pool;
@@ -48,8 +43,8 @@ export function openPostgresPool(
  * and "Capacity"). The next batch goes to PostgreSQL before the answers of the last are written
  * (see batcher), so that its statement and its flush overlap this process's work on those answers.
  * A batch still running after `stalledAfterMs` (a lock, a dead connection) lets the
- * next one go, so stalled batches do not hold back every create. The nonce claims go out in
- * batches the same way (nonces/postgres-nonces.ts).
+ * next one go, so stalled batches do not hold back every create. The claims of nonces that no
+ * write carries go out in batches the same way (nonces/postgres-nonces.ts).
  */
 export const postgresBatches: BatcherOptions = {
   maxInFlight: 2,

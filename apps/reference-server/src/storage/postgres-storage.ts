@@ -5,7 +5,7 @@ import { postgresCredentials } from './credentials/postgres-credentials.js';
 import { postgresFault } from './health/postgres-faults.js';
 import { guardStorage, type StorageHealthObserver } from './health/unavailable.js';
 import { loadMigrations, migrationsDir } from './migrations.js';
-import { postgresNonces } from './nonces/postgres-nonces.js';
+import { postgresNoncePurger, postgresNonces } from './nonces/postgres-nonces.js';
 import { migratePostgres, openPostgresPool } from './postgres-database.js';
 import { postgresRateLimiter } from './rate-limits/rate-limiters.js';
 import type { Storage } from './types.js';
@@ -13,28 +13,29 @@ import { postgresUsers } from './users/postgres-users.js';
 
 /**
  * The {@link Storage} on PostgreSQL, put together from its concerns: users/postgres-users.ts,
- * credentials/ (secret keys sealed with `keyring` before they are written), nonces/ (claimed
- * through `noncePool`), rate-limits/. Uniqueness is the database's (constraints, ON CONFLICT),
- * never check-then-insert. Faults of PostgreSQL's availability become StorageUnavailableError
- * (health/postgres-faults.ts), told to `health`.
+ * credentials/ (secret keys sealed with `keyring` before they are written), nonces/ (claimed by
+ * the write a signed request makes, or alone for one that writes nothing), rate-limits/.
+ * Uniqueness is the database's (constraints, ON CONFLICT), never check-then-insert. Faults of
+ * PostgreSQL's availability become StorageUnavailableError (health/postgres-faults.ts), told to
+ * `health`.
  */
 export function createPostgresStorage(
   pool: pg.Pool,
   keyring: CredentialKeyring,
   health?: StorageHealthObserver,
-  noncePool: pg.Pool = pool,
 ): Storage {
+  const claimed = postgresNoncePurger(pool);
+  const nonces = postgresNonces(pool, claimed);
   const storage: Storage = {
-    ...postgresUsers(pool),
+    ...postgresUsers(pool, { claimed, claimNonce: nonces.claimNonce }),
     ...credentialStorage(postgresCredentials(pool), keyring),
-    ...postgresNonces(pool, noncePool),
+    ...nonces,
     rateLimiter: (limit, windowSeconds) => postgresRateLimiter(pool, limit, windowSeconds),
     async ping() {
       await pool.query('SELECT 1');
     },
     async close() {
       await pool.end();
-      if (noncePool !== pool) await noncePool.end();
     },
   };
   return guardStorage(storage, postgresFault, health);
@@ -58,10 +59,5 @@ export async function openPostgresStorage(
     await pool.end();
     throw error;
   }
-  // Two connections: the nonce claims go out two batches at a time, as creates do.
-  const noncePool = openPostgresPool(connectionString, onIdleError, {
-    max: 2,
-    asynchronousCommit: true,
-  });
-  return createPostgresStorage(pool, keyring, health, noncePool);
+  return createPostgresStorage(pool, keyring, health);
 }

@@ -5,7 +5,7 @@ import { sqliteCredentials } from './credentials/sqlite-credentials.js';
 import { sqliteFault } from './health/sqlite-faults.js';
 import { guardStorage, type StorageHealthObserver } from './health/unavailable.js';
 import { loadMigrations, migrationsDir } from './migrations.js';
-import { sqliteNonces } from './nonces/sqlite-nonces.js';
+import { sqliteNonceClaimer, sqliteNonces } from './nonces/sqlite-nonces.js';
 import { memoryRateLimiter } from './rate-limits/rate-limiters.js';
 import { type CheckpointReport, startCheckpointer } from './sqlite-checkpointer.js';
 import {
@@ -85,10 +85,11 @@ export function createSqliteStorage(
   const offloaded = file && offloadDiskWork(db, file);
   const inTransaction = groupCommitter(db, offloaded?.hooks);
   const ping = db.prepare('SELECT 1');
+  const claimNonce = sqliteNonceClaimer(db);
   const storage: Storage = {
-    ...sqliteUsers(db, inTransaction),
+    ...sqliteUsers(db, inTransaction, claimNonce),
     ...credentialStorage(sqliteCredentials(db, inTransaction), keyring),
-    ...sqliteNonces(db, inTransaction),
+    ...sqliteNonces(claimNonce, inTransaction),
     rateLimiter: memoryRateLimiter,
     async ping() {
       ping.get();

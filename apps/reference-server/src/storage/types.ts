@@ -82,6 +82,18 @@ export class ExistsWithOtherDetailsError extends Error {
 }
 
 /**
+ * The message signature's nonce that a write carried was used before with this key pair, by this
+ * process or any other on the database: the request is a replay, and nothing was written (spec:
+ * "Assumptions", message signatures). The HTTP layer answers the one 401.
+ */
+export class ReplayedNonceError extends Error {
+  constructor() {
+    super('the nonce was used before with this key pair');
+    this.name = 'ReplayedNonceError';
+  }
+}
+
+/**
  * What a key pair requires of a request besides `Authorization: <publicKey>:<signature>` (spec:
  * `InstitutionSignature`, "Assumptions", message signatures):
  * - `any`: nothing more (a valid RFC 9421 message signature is checked when present, and its nonce
@@ -245,10 +257,16 @@ export interface Storage {
    * and then it is added to the institution. Throws ExistsWithOtherDetailsError otherwise, and
    * ConflictError('email') when a NEW user would take another user's email. Race-free: creates of
    * one person running at once give one user.
+   *
+   * With `nonce` (a signed request's), the nonce is claimed in the same transaction as the write,
+   * as {@link claimNonce} claims it: one commit for both. A nonce used before: ReplayedNonceError,
+   * nothing written. The call resolves only with the nonce recorded; when it throws anything else,
+   * the nonce was not recorded.
    */
   createOrAddUser(
     institutionId: string,
     details: UserDetails,
+    nonce?: NonceClaim,
   ): Promise<{ created: boolean; user: StoredUser }>;
   /**
    * Replace the details of a user that belongs to the institution; null when it does not (or does
@@ -256,11 +274,15 @@ export interface Storage {
    * Assumptions, "One shared record"): all of them see the change. Throws ConflictError('email'|'ghanaCardNumber')
    * when taken by another user. Account: keep the account id/createdAt when type+number are
    * unchanged, otherwise replace the account (new id); details.account null removes it.
+   *
+   * With `nonce`: claimed in the same transaction, as {@link createOrAddUser} claims it (null
+   * included: the nonce of a request answered "not found" is recorded too).
    */
   updateUser(
     institutionId: string,
     userId: string,
     details: UserDetails,
+    nonce?: NonceClaim,
   ): Promise<StoredUser | null>;
   /**
    * For request authentication: the pair with this public key, its secret decrypted, revoked and
@@ -294,7 +316,9 @@ export interface Storage {
   /**
    * Records a message signature's nonce for its key pair: true when it was not recorded yet (or
    * only until a time now past), false when it was, by this process or any other on the database:
-   * the request is then a replay (spec: "Assumptions", message signatures). Atomic: of claims of
+   * the request is then a replay (spec: "Assumptions", message signatures). For the requests
+   * that write nothing: a write claims its request's nonce itself (`nonce` of createOrAddUser and
+   * updateUser). Atomic: of claims of
    * one nonce at once, in any processes, exactly one gets true. Expired rows are deleted a few at a
    * time as claims come in. Fails as unavailable like any other call when the database cannot
    * record it, never answering true without a record.

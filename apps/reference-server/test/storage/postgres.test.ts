@@ -14,6 +14,7 @@ import {
   openPostgresPool,
 } from '../../src/storage/postgres-database.js';
 import { createPostgresStorage } from '../../src/storage/postgres-storage.js';
+import { ReplayedNonceError } from '../../src/storage/types.js';
 import { detailsMigrationContract } from './details-migration-contract.js';
 import { institution, person, testKeyring } from './fixtures.js';
 import { migrationContract } from './migration-contract.js';
@@ -281,6 +282,57 @@ describe.skipIf(skipReason)(
                 (SELECT deadlocks FROM pg_stat_database WHERE datname = current_database())`,
       );
       expect(rows[0]).toEqual({ n: 30, deadlocks: '0' });
+    });
+
+    test("creates carrying nonces, on storages on pools of their own: each nonce makes one user, claimed by the create's own statement", async () => {
+      await createDatabase('nonce_writes');
+      await migratePostgres(
+        poolOn('nonce_writes'),
+        await loadMigrations(migrationsDir('postgres')),
+      );
+      const statements: string[] = [];
+      const storages = Array.from({ length: 3 }, () => {
+        const pool = poolOn('nonce_writes');
+        const query = pool.query.bind(pool) as (config: unknown) => Promise<unknown>;
+        pool.query = ((config: { name?: string }) => {
+          statements.push(config.name ?? 'unnamed');
+          return query(config);
+        }) as typeof pool.query;
+        return createPostgresStorage(pool, testKeyring());
+      });
+      const bank = await institution(storages[0] as (typeof storages)[number], 'Bank A');
+      statements.length = 0;
+      const now = new Date();
+      const expiresAt = new Date(now.getTime() + 301_000);
+      // Each of 20 nonces carried by a create of another person in each of the three storages, at
+      // once (in the opposite order by one of them): 60 creates, 20 users, 40 replays.
+      const creates = storages.flatMap((storage, s) =>
+        Array.from({ length: 20 }, (_, i) => {
+          const nonce = `n${s === 1 ? 19 - i : i}`;
+          return storage
+            .createOrAddUser(bank, person(), { publicKey: 'pk_a', nonce, expiresAt, now })
+            .then(
+              () => nonce,
+              (error: unknown) => {
+                expect(error).toBeInstanceOf(ReplayedNonceError);
+                return undefined;
+              },
+            );
+        }),
+      );
+      const made = (await Promise.all(creates)).filter((nonce) => nonce !== undefined);
+      expect(made.sort()).toEqual(Array.from({ length: 20 }, (_, i) => `n${i}`).sort());
+      expect(statements.every((name) => name === 'create-users-claiming')).toBe(true);
+      const { rows } = await poolOn('nonce_writes').query<{
+        users: number;
+        nonces: number;
+        deadlocks: string;
+      }>(
+        `SELECT (SELECT count(*)::integer FROM users) AS users,
+                (SELECT count(*)::integer FROM message_signature_nonces) AS nonces,
+                (SELECT deadlocks FROM pg_stat_database WHERE datname = current_database())`,
+      );
+      expect(rows[0]).toEqual({ users: 20, nonces: 20, deadlocks: '0' });
     });
 
     test('a nonce claim on a PostgreSQL that cannot be reached fails as unavailable, never true', async () => {

@@ -9,6 +9,8 @@ import {
   ConflictError,
   type CredentialEvent,
   ExistsWithOtherDetailsError,
+  type NonceClaim,
+  ReplayedNonceError,
   type Storage,
   type UserDetails,
 } from '../../src/storage/types.js';
@@ -951,6 +953,136 @@ export function storageContract(open: () => Promise<StorageUnderTest>): void {
       await expect
         .poll(() => under.count('message_signature_nonces'), { timeout: 5_000 })
         .toBeLessThanOrEqual(before + 600);
+    });
+  });
+
+  describe("a write carrying its request's nonce", () => {
+    const now = new Date('2026-11-27T10:00:00.000Z');
+    const nonceOf = (publicKey: string, nonce: string): NonceClaim => ({
+      publicKey,
+      nonce,
+      expiresAt: new Date(now.getTime() + 301_000),
+      now,
+    });
+    const fails = (write: Promise<unknown>) =>
+      write.then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+
+    test('claims the nonce with the write: a replay writes nothing', async () => {
+      const bank = await institution(storage, 'Bank A');
+      const key = randomUUID();
+      const first = person();
+      expect((await storage.createOrAddUser(bank, first, nonceOf(key, 'c1'))).created).toBe(true);
+      expect(await storage.claimNonce(nonceOf(key, 'c1'))).toBe(false);
+      const before = await counts();
+      expect(
+        await fails(storage.createOrAddUser(bank, person(), nonceOf(key, 'c1'))),
+      ).toBeInstanceOf(ReplayedNonceError);
+      expect(await counts()).toEqual(before);
+
+      const { user } = await storage.createOrAddUser(bank, person());
+      const changed = { ...first, firstName: 'Replayed' };
+      expect(
+        await fails(storage.updateUser(bank, user.id, changed, nonceOf(key, 'c1'))),
+      ).toBeInstanceOf(ReplayedNonceError);
+      expect((await stored(bank, first)).firstName).toBe(first.firstName);
+      const updated = await storage.updateUser(
+        bank,
+        user.id,
+        { ...person(), ghanaCardNumber: user.ghanaCardNumber },
+        nonceOf(key, 'u1'),
+      );
+      expect(updated?.id).toBe(user.id);
+      expect(await storage.claimNonce(nonceOf(key, 'u1'))).toBe(false);
+    });
+
+    test('records the nonce of every answer the database gives: existing, not found, conflict', async () => {
+      const [bankA, bankB] = [
+        await institution(storage, 'Bank A'),
+        await institution(storage, 'Bank B'),
+      ];
+      const key = randomUUID();
+      const alice = person();
+      const bob = person();
+      await storage.createOrAddUser(bankA, alice);
+      const { user: bobStored } = await storage.createOrAddUser(bankA, bob);
+      // One after the other, each with its nonce; each answer is the database's.
+      const outcomes: [
+        string,
+        () => Promise<unknown>,
+        (new (...args: never[]) => Error) | undefined,
+      ][] = [
+        [
+          'existing',
+          () => storage.createOrAddUser(bankA, alice, nonceOf(key, 'existing')),
+          undefined,
+        ],
+        [
+          'other details',
+          () =>
+            storage.createOrAddUser(
+              bankB,
+              { ...alice, mobileNumber: '+233200000001' },
+              nonceOf(key, 'other details'),
+            ),
+          ExistsWithOtherDetailsError,
+        ],
+        [
+          'email taken',
+          () =>
+            storage.createOrAddUser(
+              bankA,
+              person({ email: alice.email }),
+              nonceOf(key, 'email taken'),
+            ),
+          ConflictError,
+        ],
+        [
+          'not found',
+          () => storage.updateUser(bankB, bobStored.id, bob, nonceOf(key, 'not found')),
+          undefined,
+        ],
+        [
+          'not a uuid',
+          () => storage.updateUser(bankA, 'not-a-uuid', bob, nonceOf(key, 'not a uuid')),
+          undefined,
+        ],
+        [
+          'update conflict',
+          () =>
+            storage.updateUser(
+              bankA,
+              bobStored.id,
+              { ...bob, email: alice.email },
+              nonceOf(key, 'update conflict'),
+            ),
+          ConflictError,
+        ],
+      ];
+      for (const [what, outcome, expected] of outcomes) {
+        const error = await fails(outcome());
+        if (expected) expect(error, what).toBeInstanceOf(expected);
+        else expect(error, what).toBeUndefined();
+        expect(await storage.claimNonce(nonceOf(key, what)), what).toBe(false);
+      }
+    });
+
+    test('of writes carrying one nonce at once, exactly one is made', async () => {
+      const bank = await institution(storage, 'Bank A');
+      const key = randomUUID();
+      const before = await count('users');
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, () =>
+          storage.createOrAddUser(bank, person(), nonceOf(key, 'at once')),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const result of results) {
+        if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(ReplayedNonceError);
+      }
+      expect(await count('users')).toBe(before + 1);
     });
   });
 

@@ -5,13 +5,26 @@ import type { NonceClaim, Storage } from '../types.js';
 import { noncePurge } from './nonce-purge.js';
 
 /**
- * $1 a JSON array of claims `{ i, public_key, nonce, expires_at }`, $2 now: inserts each claim's
- * nonce, or takes over a row of it that expired by now, and returns the `i` of the claims that got
- * their nonce. A nonce claimed twice in one batch counts for its first claim only (DISTINCT ON;
- * an upsert may not touch one row twice in a statement). Rows are written in key order, so that
- * batches of several processes take their locks in one order; a claim of a nonce that another
- * transaction is inserting waits for it, and then finds it taken (or takes it, if that one rolled
- * back): exactly one claim of a nonce wins, in any number of processes.
+ * The INSERT that claims nonces, in a statement of its own or as a CTE of a user's write
+ * (users/postgres-users.ts): inserts each row `rows` selects (`public_key, nonce, expires_at`, in
+ * key order, so that statements of several processes take their locks in one order), or takes over
+ * a row of its nonce that expired by `now`; returns the `public_key, nonce` of each it claimed. A
+ * claim of a nonce that another transaction is inserting waits for it, and then finds it taken
+ * (or takes it, if that one rolled back): exactly one claim of a nonce wins, in any number of
+ * processes. `rows` must not name a nonce twice (an upsert may not touch one row twice in a
+ * statement).
+ */
+export const claimNoncesInsert = (rows: string, now: string) => `
+    INSERT INTO message_signature_nonces AS old (public_key, nonce, expires_at)
+    ${rows}
+    ON CONFLICT (public_key, nonce) DO UPDATE SET expires_at = excluded.expires_at
+      WHERE old.expires_at <= ${now}
+    RETURNING public_key, nonce`;
+
+/**
+ * $1 a JSON array of claims `{ i, public_key, nonce, expires_at }`, $2 now: claims each nonce and
+ * returns the `i` of the claims that got theirs. A nonce claimed twice in one batch counts for its
+ * first claim only (DISTINCT ON).
  */
 const claimNoncesSql = `
   WITH input AS (
@@ -19,12 +32,10 @@ const claimNoncesSql = `
       AS r(i integer, public_key text, nonce text, expires_at timestamptz)
   ), first AS (
     SELECT DISTINCT ON (public_key, nonce) * FROM input ORDER BY public_key, nonce, i
-  ), claimed AS (
-    INSERT INTO message_signature_nonces AS old (public_key, nonce, expires_at)
-    SELECT public_key, nonce, expires_at FROM first ORDER BY public_key, nonce
-    ON CONFLICT (public_key, nonce) DO UPDATE SET expires_at = excluded.expires_at
-      WHERE old.expires_at <= $2
-    RETURNING public_key, nonce
+  ), claimed AS (${claimNoncesInsert(
+    'SELECT public_key, nonce, expires_at FROM first ORDER BY public_key, nonce',
+    '$2',
+  )}
   )
   SELECT first.i FROM first JOIN claimed USING (public_key, nonce)`;
 
@@ -38,21 +49,32 @@ const purgeNoncesSql = `
     ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED))`;
 
 /**
- * The message signatures' nonces on PostgreSQL: claimed through `noncePool`, purged through `pool`
- * (see nonce-purge.ts).
+ * Told of each nonce claimed, wherever (see nonce-purge.ts): every so often deletes expired
+ * nonces through `pool`. Not awaited: no request waits for it, and a failure deletes nothing (the
+ * next purge will). Other processes' purges skip the rows this one locked.
  */
-export function postgresNonces(pool: pg.Pool, noncePool: pg.Pool): Pick<Storage, 'claimNonce'> {
+export type NonceClaimed = (now: Date) => void;
+
+/** A {@link NonceClaimed} that purges through `pool`. */
+export function postgresNoncePurger(pool: pg.Pool): NonceClaimed {
+  const purge = noncePurge();
+  return (now) => {
+    if (!purge.due()) return;
+    pool
+      .query({ name: 'purge-nonces', text: purgeNoncesSql, values: [now, purge.batch] })
+      .catch(() => {});
+  };
+}
+
+/**
+ * The claims of nonces that no write carries (the requests answered without one: refused, not
+ * valid, in conflict), on PostgreSQL through `pool`; a write claims its request's nonce itself
+ * (users/postgres-users.ts). `claimed` purges.
+ */
+export function postgresNonces(pool: pg.Pool, claimed: NonceClaimed): Pick<Storage, 'claimNonce'> {
   /**
-   * The nonce claims asked for at the same time go out together, as one statement (one round trip,
-   * one commit), as creates do: a signed request claims its nonce before anything else is done.
-   *
-   * On `noncePool` (openPostgresStorage: connections with synchronous_commit=off) a claim's commit
-   * does not wait for its log to reach the disk, so a request does not wait for two flushes, its
-   * nonce's and its write's. That loses no nonce that matters: PostgreSQL's log is one sequence,
-   * and the claim committed before the request went on, so the flush that makes the request's
-   * write durable (its own commit, synchronous) makes the claim durable too. A crash can lose only
-   * claims of the last fraction of a second whose requests wrote nothing that survived: replaying
-   * one of those does what never happened, once more.
+   * The claims asked for at the same time go out together, as one statement (one round trip, one
+   * commit), as creates do.
    */
   const claimNonce = batcher(
     async (claims: NonceClaim[]): Promise<PromiseSettledResult<boolean>[]> => {
@@ -62,30 +84,26 @@ export function postgresNonces(pool: pg.Pool, noncePool: pg.Pool): Pick<Storage,
         nonce,
         expires_at: expiresAt.toISOString(),
       }));
-      // One clock for the batch: the latest of its claims' (they were asked for within a tick).
-      const now = new Date(Math.max(...claims.map((claim) => claim.now.getTime())));
-      const { rows: claimed } = await noncePool.query<{ i: number }>({
+      const { rows: won } = await pool.query<{ i: number }>({
         name: 'claim-nonces',
         text: claimNoncesSql,
-        values: [JSON.stringify(rows), now],
+        values: [JSON.stringify(rows), batchClock(claims)],
       });
-      const fresh = new Set(claimed.map((row) => row.i));
+      const fresh = new Set(won.map((row) => row.i));
       return claims.map((_, i) => ({ status: 'fulfilled', value: fresh.has(i) }));
     },
     postgresBatches,
   );
-  const purge = noncePurge();
 
   return {
-    async claimNonce(claim) {
-      if (purge.due()) {
-        // Not awaited: the request does not wait for it, and a failure deletes nothing (the next
-        // purge will). Other processes' purges skip the rows this one locked.
-        pool
-          .query({ name: 'purge-nonces', text: purgeNoncesSql, values: [claim.now, purge.batch] })
-          .catch(() => {});
-      }
+    claimNonce(claim) {
+      claimed(claim.now);
       return claimNonce(claim);
     },
   };
+}
+
+/** One clock for a batch of claims: the latest of theirs (they were asked for within a tick). */
+export function batchClock(claims: readonly Pick<NonceClaim, 'now'>[]): Date {
+  return new Date(Math.max(...claims.map((claim) => claim.now.getTime())));
 }

@@ -2,8 +2,16 @@ import type pg from 'pg';
 import { batcher } from '../batcher.js';
 import { postgresFault } from '../health/postgres-faults.js';
 import { newId } from '../new-id.js';
+import { batchClock, claimNoncesInsert, type NonceClaimed } from '../nonces/postgres-nonces.js';
 import { postgresBatches } from '../postgres-database.js';
-import { ConflictError, type Storage, type StoredUser, type UserDetails } from '../types.js';
+import {
+  ConflictError,
+  type NonceClaim,
+  ReplayedNonceError,
+  type Storage,
+  type StoredUser,
+  type UserDetails,
+} from '../types.js';
 import { recognize } from './recognition.js';
 import {
   accountUpsert,
@@ -69,6 +77,19 @@ const createFields = {
   account_name: 'text',
 };
 
+/** The fields of a create that carries its request's nonce, beside {@link createFields}. */
+const nonceFields = {
+  nonce_public_key: 'text',
+  nonce: 'text',
+  nonce_expires_at: 'timestamptz',
+};
+
+/** `field type, …` of a json_to_recordset. */
+const recordColumns = (fields: Record<string, string>) =>
+  Object.entries(fields)
+    .map(([field, type]) => `${field} ${type}`)
+    .join(', ');
+
 /**
  * New users with their accounts and memberships, for one create or several, in ONE statement (one
  * round trip, no explicit transaction: a statement is atomic). $1 is a JSON array of
@@ -79,6 +100,12 @@ const createFields = {
  * Users are inserted in card-number order, so that batches on different servers take the card
  * numbers' locks in one order; a create is matched to its user by the id it brought.
  *
+ * `claiming`: the creates may carry their requests' nonces ({@link nonceFields}; $2 now), claimed
+ * in the same statement (nonces/postgres-nonces.ts), so that a signed request's nonce and its
+ * write are one round trip and one commit. A create whose nonce is not claimed (used before, or
+ * by an earlier create of the batch) writes nothing, and comes back with no `created_at`; one
+ * whose nonce is claimed but whose user exists is not in the result, as any such create.
+ *
  * It returns only which creates it inserted, and when: the rest of a new user is what the create
  * sent, stored as sent (text columns give back the text they took, and the details document the
  * JSON it took: strings as they were, numbers as the shortest text that reads back as the same
@@ -87,18 +114,31 @@ const createFields = {
  * transaction's start, which the `created_at` of both users and accounts default to: read once
  * per row here rather than returned by each insert and joined back.
  */
-const createSql = `
+const createSql = (claiming: boolean) => {
+  const source = claiming ? 'fresh' : 'input';
+  const claims = `
+  ), first_claims AS (
+    SELECT DISTINCT ON (nonce_public_key, nonce)
+      i, nonce_public_key AS public_key, nonce, nonce_expires_at AS expires_at
+    FROM input WHERE nonce IS NOT NULL ORDER BY nonce_public_key, nonce, i
+  ), claimed AS (${claimNoncesInsert(
+    'SELECT public_key, nonce, expires_at FROM first_claims ORDER BY public_key, nonce',
+    '$2',
+  )}
+  ), fresh AS (
+    SELECT * FROM input WHERE nonce IS NULL
+      OR i IN (SELECT i FROM first_claims JOIN claimed USING (public_key, nonce))`;
+  return `
   WITH input AS (
-    SELECT * FROM json_to_recordset($1::json) AS r(${Object.entries(createFields)
-      .map(([field, type]) => `${field} ${type}`)
-      .join(', ')})
+    SELECT * FROM json_to_recordset($1::json)
+      AS r(${recordColumns(claiming ? { ...createFields, ...nonceFields } : createFields)})${claiming ? claims : ''}
   ), u AS (
     INSERT INTO users (id, ${userWritableColumns.join(', ')})
-    SELECT id, ${userWritableColumns.join(', ')} FROM input ORDER BY ghana_card_number
+    SELECT id, ${userWritableColumns.join(', ')} FROM ${source} ORDER BY ghana_card_number
     ON CONFLICT DO NOTHING
     RETURNING id
   ), created AS (
-    SELECT input.* FROM u JOIN input USING (id)
+    SELECT ${source}.* FROM u JOIN ${source} USING (id)
   ), a AS (
     INSERT INTO accounts (id, user_id, type, number, network, bank_name, name)
     SELECT account_id, id, account_type, account_number, account_network, account_bank_name,
@@ -107,18 +147,27 @@ const createSql = `
   ), membership AS (
     INSERT INTO memberships (institution_id, user_id) SELECT institution_id, id FROM created
   )
-  SELECT i, now() AS created_at FROM created`;
+  SELECT i, now() AS created_at FROM created${
+    claiming
+      ? `
+  UNION ALL SELECT i, NULL FROM input WHERE i NOT IN (SELECT i FROM fresh)`
+      : ''
+  }`;
+};
+const createUsersSql = createSql(false);
+const createClaimingUsersSql = createSql(true);
 
-/** What {@link createSql} returns of each user it inserted. */
+/** What {@link createSql} returns of each user it inserted (and, claiming, each replay: null). */
 interface InsertedRow {
   i: number;
-  created_at: Date;
+  created_at: Date | null;
 }
 
 /** One create, as {@link createSql} takes it. */
 interface NewUser {
   institutionId: string;
   details: UserDetails;
+  nonce?: NonceClaim | undefined;
 }
 
 /**
@@ -145,18 +194,36 @@ const recognizeSql = `
 
 const updateAccount = accountParameters(writable + 3);
 
+/** After the account: the nonce's public key, nonce, expiry and the clock, when claiming. */
+const updateNonce = writable + 8;
+
 /**
  * $1 user, $2 institution, then the writable columns and the account: only a member's user changes.
  * The account is upserted: its id and creation time are kept when type and number are unchanged
  * (the same payout account with new details), replaced by new ones (`excluded`, the defaults)
  * otherwise; no account deletes it. One statement, one round trip.
+ *
+ * `claiming`: then the request's nonce (nonces/postgres-nonces.ts), claimed in the same statement;
+ * the update happens only if it was, and the one row (a user or none) says `replayed` if not.
  */
-const updateSql = `
-  WITH u AS (
+const updateSql = (claiming: boolean) => {
+  const [publicKey, nonce, expiresAt, now] = [0, 1, 2, 3].map((i) => `$${updateNonce + i}`);
+  return `
+  WITH ${
+    claiming
+      ? `claimed AS (${claimNoncesInsert(
+          `SELECT ${publicKey}::text, ${nonce}::text, ${expiresAt}::timestamptz`,
+          `${now}::timestamptz`,
+        )}
+  ), `
+      : ''
+  }u AS (
     UPDATE users SET ${userWritableColumns.map((column, index) => `${column} = $${index + 3}`).join(', ')},
       updated_at = now()
     WHERE id = $1
-      AND EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = users.id AND m.institution_id = $2)
+      AND EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = users.id AND m.institution_id = $2)${
+        claiming ? '\n      AND EXISTS (SELECT 1 FROM claimed)' : ''
+      }
     RETURNING *
   ), a AS (
     INSERT INTO accounts AS old (user_id, type, number, network, bank_name, name)
@@ -166,7 +233,15 @@ const updateSql = `
   ), removed AS (
     DELETE FROM accounts WHERE ${updateAccount.type}::text IS NULL AND user_id IN (SELECT id FROM u)
   )
-  SELECT ${userRowColumns('u')} FROM u LEFT JOIN a ON true`;
+  ${
+    claiming
+      ? `SELECT ${userRowColumns('u')}, NOT EXISTS (SELECT 1 FROM claimed) AS replayed
+  FROM (SELECT) AS one LEFT JOIN u ON true LEFT JOIN a ON true`
+      : `SELECT ${userRowColumns('u')} FROM u LEFT JOIN a ON true`
+  }`;
+};
+const updateUserSql = updateSql(false);
+const updateClaimingUserSql = updateSql(true);
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -176,27 +251,57 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  */
 const createAttempts = 3;
 
+/** What the users' writes need of the nonces' side (nonces/postgres-nonces.ts). */
+export interface PostgresUserNonces {
+  /** Told of each nonce a write claimed (the purge). */
+  claimed: NonceClaimed;
+  /** A claim of its own, for a write that finds its answer without its claiming statement. */
+  claimNonce: Storage['claimNonce'];
+}
+
 /**
  * The users on PostgreSQL, through `pool`. Each call is as few statements as it can be: a create
  * is one statement (two when the card number exists), shared with the creates asked for at the
- * same time; an update is one. Uniqueness is the database's (constraints, ON CONFLICT), never
- * check-then-insert, so concurrent requests from several institutions, on several servers, cannot
- * make two users of one person.
+ * same time; an update is one. A signed request's nonce is claimed by that same statement.
+ * Uniqueness is the database's (constraints, ON CONFLICT), never check-then-insert, so concurrent
+ * requests from several institutions, on several servers, cannot make two users of one person.
  */
-export function postgresUsers(pool: pg.Pool): Pick<Storage, 'createOrAddUser' | 'updateUser'> {
+export function postgresUsers(
+  pool: pg.Pool,
+  nonces: PostgresUserNonces,
+): Pick<Storage, 'createOrAddUser' | 'updateUser'> {
   // Named, so each connection parses a statement once and reuses it (a prepared statement).
   const query = async <Row extends object>(name: string, text: string, values: unknown[]) =>
     (await pool.query<Row>({ name, text, values })).rows;
 
-  /** createSql for these creates: the stored user of each, undefined for those it skipped. */
-  const insertUsers = async (creates: NewUser[]) => {
+  /**
+   * createSql for these creates: the stored user of each, undefined for those it skipped, a
+   * ReplayedNonceError for those whose nonce was used.
+   */
+  const insertUsers = async (
+    creates: NewUser[],
+  ): Promise<PromiseSettledResult<StoredUser | undefined>[]> => {
     const rows = creates.map(createRow);
-    const inserted = await query<InsertedRow>('create-users', createSql, [JSON.stringify(rows)]);
-    const users: (StoredUser | undefined)[] = new Array(creates.length).fill(undefined);
+    const claims = creates.flatMap(({ nonce }) => (nonce ? [nonce] : []));
+    for (const claim of claims) nonces.claimed(claim.now);
+    const inserted =
+      claims.length === 0
+        ? await query<InsertedRow>('create-users', createUsersSql, [JSON.stringify(rows)])
+        : await query<InsertedRow>('create-users-claiming', createClaimingUsersSql, [
+            JSON.stringify(rows),
+            batchClock(claims),
+          ]);
+    const users: PromiseSettledResult<StoredUser | undefined>[] = creates.map(() => ({
+      status: 'fulfilled',
+      value: undefined,
+    }));
     for (const { i, created_at } of inserted) {
       const row = rows[i];
       const create = creates[i];
-      if (row && create) users[i] = storedUserOf(create.details, row, created_at);
+      if (!row || !create) continue;
+      users[i] = created_at
+        ? { status: 'fulfilled', value: storedUserOf(create.details, row, created_at) }
+        : { status: 'rejected', reason: new ReplayedNonceError() };
     }
     return users;
   };
@@ -208,24 +313,39 @@ export function postgresUsers(pool: pg.Pool): Pick<Storage, 'createOrAddUser' | 
   const insertUser = batcher(
     async (creates: NewUser[]): Promise<PromiseSettledResult<StoredUser | undefined>[]> => {
       try {
-        return (await insertUsers(creates)).map((value) => ({ status: 'fulfilled', value }));
+        return await insertUsers(creates);
       } catch (error) {
         // A database that is down fails each create alone too, only later.
         if (creates.length === 1 || postgresFault(error)) throw error;
         // The batch failed as a whole (one of its creates broke a constraint, say): each of its
         // creates tries alone, so that only the one at fault fails.
-        return Promise.allSettled(
-          creates.map((create) => insertUsers([create]).then(([inserted]) => inserted)),
+        return Promise.all(
+          creates.map((create) =>
+            insertUsers([create]).then(
+              ([inserted]) => inserted as PromiseSettledResult<StoredUser | undefined>,
+              (reason: unknown) => ({ status: 'rejected' as const, reason }),
+            ),
+          ),
         );
       }
     },
     postgresBatches,
   );
 
+  /** The nonce claimed alone: when the write's statement did not run, or was undone. */
+  const claimAlone = async (nonce: NonceClaim | undefined) => {
+    if (nonce && !(await nonces.claimNonce(nonce))) throw new ReplayedNonceError();
+  };
+
   return {
-    async createOrAddUser(institutionId, details) {
+    async createOrAddUser(institutionId, details, nonce) {
       for (let attempt = 1; attempt <= createAttempts; attempt++) {
-        const created = await insertUser({ institutionId, details });
+        // The first attempt claims the nonce, whatever it finds; a retry must not claim it again.
+        const created = await insertUser({
+          institutionId,
+          details,
+          nonce: attempt === 1 ? nonce : undefined,
+        });
         if (created) return { created: true, user: created };
         const [row] = await query<ExistingRow>('recognize-user', recognizeSql, [
           institutionId,
@@ -246,31 +366,49 @@ export function postgresUsers(pool: pg.Pool): Pick<Storage, 'createOrAddUser' | 
       throw new Error(`Creating a user did not settle in ${createAttempts} attempts`);
     },
 
-    async updateUser(institutionId, userId, details) {
+    async updateUser(institutionId, userId, details, nonce) {
       // Not a uuid cannot name a user; asking PostgreSQL would only raise invalid_text_representation.
-      if (!uuidPattern.test(userId)) return null;
+      if (!uuidPattern.test(userId)) {
+        await claimAlone(nonce);
+        return null;
+      }
+      const values = [
+        userId,
+        institutionId,
+        ...userColumnValues(details, postgresCodec),
+        ...accountValues(details.account),
+      ];
       try {
-        const [row] = await query<UserRow>('update-user', updateSql, [
-          userId,
-          institutionId,
-          ...userColumnValues(details, postgresCodec),
-          ...accountValues(details.account),
-        ]);
-        return row ? toStoredUser(row, postgresCodec) : null;
+        if (!nonce) {
+          const [row] = await query<UserRow>('update-user', updateUserSql, values);
+          return row ? toStoredUser(row, postgresCodec) : null;
+        }
+        nonces.claimed(nonce.now);
+        const [row] = await query<UserRow & { replayed: boolean }>(
+          'update-user-claiming',
+          updateClaimingUserSql,
+          [...values, nonce.publicKey, nonce.nonce, nonce.expiresAt, nonce.now],
+        );
+        if (row?.replayed) throw new ReplayedNonceError();
+        return row?.id ? toStoredUser(row, postgresCodec) : null;
       } catch (error) {
         const { code, constraint } = error as { code?: string; constraint?: string };
         const field = code === '23505' && constraint && conflictFieldByConstraint[constraint];
-        throw field ? new ConflictError(field) : error;
+        if (!field) throw error;
+        // The statement was undone with its claim: the conflict's answer records the nonce alone.
+        await claimAlone(nonce);
+        throw new ConflictError(field);
       }
     },
   };
 }
 
 /**
- * One create as an element of createSql's JSON array (its {@link createFields}): the columns of
- * its user and account and their new ids, in one object literal, so every row has one shape.
+ * One create as an element of createSql's JSON array (its {@link createFields} and
+ * {@link nonceFields}): the columns of its user and account, their new ids and its nonce, in one
+ * object literal, so every row has one shape.
  */
-function createRow({ institutionId, details }: NewUser, i: number) {
+function createRow({ institutionId, details, nonce }: NewUser, i: number) {
   const { account } = details;
   return {
     i,
@@ -283,6 +421,9 @@ function createRow({ institutionId, details }: NewUser, i: number) {
     account_network: account?.network ?? null,
     account_bank_name: account?.bankName ?? null,
     account_name: account?.name ?? null,
+    nonce_public_key: nonce?.publicKey ?? null,
+    nonce: nonce?.nonce ?? null,
+    nonce_expires_at: nonce?.expiresAt.toISOString() ?? null,
   };
 }
 

@@ -1,7 +1,16 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { newId } from '../new-id.js';
+import type { ClaimNonceIn } from '../nonces/sqlite-nonces.js';
 import { getRow, type RunInGroupCommit, sqliteNow } from '../sqlite-database.js';
-import { type AccountDetails, ConflictError, type Storage, type StoredUser } from '../types.js';
+import {
+  type AccountDetails,
+  ConflictError,
+  ExistsWithOtherDetailsError,
+  type NonceClaim,
+  ReplayedNonceError,
+  type Storage,
+  type StoredUser,
+} from '../types.js';
 import { recognize } from './recognition.js';
 import {
   type AccountColumns,
@@ -74,18 +83,43 @@ function prepareStatements(db: DatabaseSync) {
 
 /**
  * The users on the embedded database `db`: each call is one synchronous work of the group commit
- * `inTransaction`, so a check followed by a write sees no other write in between.
+ * `inTransaction`, so a check followed by a write sees no other write in between. A request's
+ * nonce is claimed first thing in its work (`claimNonce`), so that a replay writes nothing and a
+ * fresh nonce is committed with the write it carried.
  */
 export function sqliteUsers(
   db: DatabaseSync,
   inTransaction: RunInGroupCommit,
+  claimNonce: ClaimNonceIn,
 ): Pick<Storage, 'createOrAddUser' | 'updateUser'> {
   const sql = prepareStatements(db);
   const upsertAccount = (userId: string, account: AccountDetails) =>
     getRow<AccountColumns>(sql.upsertAccount, newId(), userId, ...accountValues(account));
+
+  /**
+   * `write` as one work, after the claim of `nonce`. Each conflict is found before anything is
+   * written, and is returned out of the work rather than thrown in it, so that its savepoint
+   * keeps the claim: the nonce of a request answered 409 is recorded too.
+   */
+  const claimingWrite = async <T>(nonce: NonceClaim | undefined, write: () => T): Promise<T> => {
+    const outcome = await inTransaction(() => {
+      if (nonce && !claimNonce(nonce)) throw new ReplayedNonceError();
+      try {
+        return { value: write() };
+      } catch (error) {
+        if (error instanceof ConflictError || error instanceof ExistsWithOtherDetailsError) {
+          return { conflict: error };
+        }
+        throw error;
+      }
+    });
+    if ('conflict' in outcome) throw outcome.conflict;
+    return outcome.value;
+  };
+
   return {
-    createOrAddUser: (institutionId, details) =>
-      inTransaction(() => {
+    createOrAddUser: (institutionId, details, nonce) =>
+      claimingWrite(nonce, () => {
         const values = userColumnValues(details, sqliteCodec);
         const inserted = getRow<UserColumns>(sql.insertUser, newId(), ...values);
         if (inserted) {
@@ -108,8 +142,8 @@ export function sqliteUsers(
         return { created: false, user: toStoredUser(existing, sqliteCodec) };
       }),
 
-    updateUser: (institutionId, userId, details) =>
-      inTransaction((): StoredUser | null => {
+    updateUser: (institutionId, userId, details, nonce) =>
+      claimingWrite(nonce, (): StoredUser | null => {
         let updated: UserColumns | undefined;
         try {
           updated = getRow<UserColumns>(
