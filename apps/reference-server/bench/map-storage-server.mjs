@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../dist/app.js';
 import { createLogger } from '../dist/logger.js';
+import { ReplayedNonceError } from '../dist/storage/types.js';
 import { recognize } from '../dist/storage/users/recognition.js';
 
 const credentials = new Map(
@@ -29,9 +30,22 @@ function stored(details, existing) {
   };
 }
 
+// A message signature's nonce, once per key (the databases keep them in a table, claimed by the
+// write a request makes, or alone).
+function claimNonce({ publicKey, nonce }) {
+  const key = `${publicKey}\n${nonce}`;
+  if (nonces.has(key)) return false;
+  nonces.add(key);
+  return true;
+}
+function claimFirst(nonce) {
+  if (nonce && !claimNonce(nonce)) throw new ReplayedNonceError();
+}
+
 /** @type {import('../dist/storage/types.js').Storage} */
 const storage = {
-  async createOrAddUser(institutionId, details) {
+  async createOrAddUser(institutionId, details, nonce) {
+    claimFirst(nonce);
     const existing = users.get(userIdByCard.get(details.ghanaCardNumber));
     if (existing) {
       const institutions = members.get(existing.id);
@@ -48,7 +62,8 @@ const storage = {
     members.set(user.id, new Set([institutionId]));
     return { created: true, user };
   },
-  async updateUser(institutionId, userId, details) {
+  async updateUser(institutionId, userId, details, nonce) {
+    claimFirst(nonce);
     if (!members.get(userId)?.has(institutionId)) return null;
     const existing = users.get(userId);
     userIdByCard.delete(existing.ghanaCardNumber);
@@ -70,12 +85,8 @@ const storage = {
       }
     );
   },
-  // A message signature's nonce, once per key (the databases keep them in a table).
-  async claimNonce({ publicKey, nonce }) {
-    const key = `${publicKey}\n${nonce}`;
-    if (nonces.has(key)) return false;
-    nonces.add(key);
-    return true;
+  async claimNonce(claim) {
+    return claimNonce(claim);
   },
   // The key lifecycle is the command's; a benchmark of the HTTP layer only authenticates.
   async recordCredentialUse() {},

@@ -12,6 +12,7 @@ import { corsForOrigins } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { health } from './http/health.js';
 import { parseJsonBody } from './http/json-body.js';
+import { claimNonceBeforeError, claimNonceNow } from './http/nonce-claims.js';
 import {
   defaultDocsPage,
   docsFile,
@@ -24,7 +25,7 @@ import { rateLimitPerInstitution } from './http/rate-limit.js';
 import { readRawBody } from './http/raw-body.js';
 import { requestContext } from './http/request-context.js';
 import { methodNotAllowed, notFound } from './http/routing.js';
-import { sandboxPrefer } from './http/sandbox-prefer.js';
+import { asksForForcedAnswer, sandboxPrefer } from './http/sandbox-prefer.js';
 import type { Metrics } from './metrics/metrics.js';
 import { operation, recordRequests } from './metrics/request-metrics.js';
 import type { OutageLog } from './storage/health/outage-log.js';
@@ -63,9 +64,10 @@ export interface AppDependencies {
  * `listen` (tests drive it directly; `main.ts` listens).
  *
  * Each operation runs, in order: read the raw body (64 KiB at most) → verify the signature over
- * those bytes, then the RFC 9421 message signature when present or required (its nonce recorded
- * once per key pair in the database) → parse JSON → validate against the spec (express-openapi-validator) → handler, whose
- * response is validated against the spec too. Unknown paths answer 404 and known paths with another
+ * those bytes, then the RFC 9421 message signature when present or required → parse JSON →
+ * validate against the spec (express-openapi-validator) → handler, whose response is validated
+ * against the spec too. A message signature's nonce is recorded once per key pair in the
+ * database by the handler's write, or before any other answer (http/nonce-claims.ts). Unknown paths answer 404 and known paths with another
  * method 405, before authentication. Every error is an RFC 9457 problem.
  *
  * With `corsAllowOrigins`, every answer first gets the CORS headers those origins need (and only
@@ -121,6 +123,7 @@ export function createApp(deps: AppDependencies): Express {
       .all(methodNotAllowed(['GET', 'HEAD']));
   }
 
+  const claimNonce: Storage['claimNonce'] = (claim) => deps.storage.claimNonce(claim);
   const authenticatedOperation = [
     readRawBody(),
     authenticate(cachedCredentials(deps.storage), {
@@ -129,7 +132,6 @@ export function createApp(deps: AppDependencies): Express {
       ...(deps.messageSignatureMaxAgeSeconds === undefined
         ? {}
         : { messageSignatureMaxAgeSeconds: deps.messageSignatureMaxAgeSeconds }),
-      claimNonce: (claim) => deps.storage.claimNonce(claim),
       onAuthenticated: lastUsedRecorder(deps.storage, {
         // The outage log already tells of a database that does not answer.
         onError: (error) =>
@@ -139,7 +141,10 @@ export function createApp(deps: AppDependencies): Express {
     ...(deps.rateLimitPerMinute
       ? [rateLimitPerInstitution(deps.storage, deps.rateLimitPerMinute)]
       : []),
-    ...(deps.sandboxPrefer ? [sandboxPrefer(openapiDocument)] : []),
+    // A forced answer writes nothing: its nonce is recorded before.
+    ...(deps.sandboxPrefer
+      ? [claimNonceNow(claimNonce, asksForForcedAnswer), sandboxPrefer(openapiDocument)]
+      : []),
     parseJsonBody(),
     contractValidation({
       document: openapiDocument,
@@ -147,17 +152,18 @@ export function createApp(deps: AppDependencies): Express {
     }),
   ];
   const users = userHandlers(deps.storage);
+  const nonceOfError = claimNonceBeforeError(claimNonce);
   // The operation's name is for the metrics alone: without them, no route layer of its own.
   const named = (operationId: 'createUser' | 'updateUser') =>
     deps.metrics ? [operation(operationId)] : [];
   const api = express.Router({ caseSensitive: true, strict: true });
   api
     .route('/api/v1/external/users')
-    .post(...named('createUser'), ...authenticatedOperation, users.createUser)
+    .post(...named('createUser'), ...authenticatedOperation, users.createUser, nonceOfError)
     .all(methodNotAllowed(['POST']));
   api
     .route('/api/v1/external/users/:id')
-    .put(...named('updateUser'), ...authenticatedOperation, users.updateUser)
+    .put(...named('updateUser'), ...authenticatedOperation, users.updateUser, nonceOfError)
     .all(methodNotAllowed(['PUT']));
   // The API's routes first: they are what nearly every request is for.
   app.use(api);

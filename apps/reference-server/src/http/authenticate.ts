@@ -4,7 +4,7 @@ import {
   verifySync,
 } from '@institution-api/signing/node';
 import { unauthorizedDetail } from '@institution-api/types/http';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { CredentialLookup } from '../credentials/credential-cache.js';
 import type { NonceClaim } from '../storage/types.js';
 import {
@@ -26,6 +26,11 @@ declare global {
     interface Locals {
       /** Set by {@link authenticate} once the signature verified. */
       institution?: CallingInstitution;
+      /**
+       * Set by {@link authenticate}: the nonce of the request's valid message signature, not yet
+       * recorded. Whatever answers the request records it first (nonce-claims.ts).
+       */
+      unclaimedNonce?: NonceClaim;
     }
   }
 }
@@ -48,11 +53,6 @@ export interface AuthenticateOptions {
   onAuthenticated?: (publicKey: string) => void;
   /** The clock a key's expiry and a message signature's `created` are compared with (ms). */
   now?: () => number;
-  /**
-   * Records a message signature's nonce once per key pair (Storage.claimNonce); without it,
-   * every request with a message signature is refused (it cannot be checked for a replay).
-   */
-  claimNonce?: (claim: NonceClaim) => Promise<boolean>;
   /** MESSAGE_SIGNATURE_MAX_AGE_SECONDS: how far `created` may be from `now`; default 300. */
   messageSignatureMaxAgeSeconds?: number;
 }
@@ -74,9 +74,11 @@ export interface AuthenticateOptions {
  *
  * Then the RFC 9421 message signature (`Signature-Input`, `Signature`, `Content-Digest`; see
  * message-signature.ts), keyed with the same secret: required on a key pair whose policy is
- * `message-signature`, checked whenever present (an invalid one is refused under either policy),
- * and its nonce recorded once per key pair, in the database, so that a replay through any server
- * process is refused. Its refusals are the same 401; the log says which check failed.
+ * `message-signature`, checked whenever present (an invalid one is refused under either policy).
+ * Its nonce is left in `res.locals.unclaimedNonce`, to be recorded once per key pair, in the
+ * database, by whatever answers the request (nonce-claims.ts): the write the request makes, in
+ * its own transaction, or a claim of its own before any other answer; so a replay through any
+ * server process is refused. Its refusals are the same 401; the log says which check failed.
  */
 export function authenticate(
   findCredential: CredentialLookup,
@@ -86,18 +88,12 @@ export function authenticate(
     signature = {},
     onAuthenticated,
     now = Date.now,
-    claimNonce = () => Promise.resolve(false),
     messageSignatureMaxAgeSeconds = defaultMessageSignatureMaxAgeSeconds,
   } = options;
   return async (req, res, next) => {
     const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const refuse = (reason: AuthenticationFailure, publicKey?: string) => {
-      req.log.warn(
-        { reason, ...(publicKey === undefined ? {} : { publicKey: publicKey.slice(0, 100) }) },
-        'authentication failed',
-      );
-      next(new HttpProblem(problemKinds.unauthorized, unauthorizedDetail));
-    };
+    const refuse = (reason: AuthenticationFailure, publicKey?: string) =>
+      next(unauthenticated(req, reason, publicKey));
 
     const header = req.get('authorization');
     if (header === undefined) return refuse('missing-header');
@@ -118,16 +114,32 @@ export function authenticate(
     if (!verifySync(body, presented.signature, credential.secretKey, signature)) {
       return refuse('wrong-signature', presented.publicKey);
     }
-    const refused = await checkMessageSignature(receivedMessage(req, body), {
+    const { refused, nonce } = checkMessageSignature(receivedMessage(req, body), {
       publicKey: presented.publicKey,
       credential,
       maxAgeSeconds: messageSignatureMaxAgeSeconds,
       now: now(),
-      claimNonce,
     });
     if (refused) return refuse(refused, presented.publicKey);
+    if (nonce) res.locals.unclaimedNonce = nonce;
     res.locals.institution = { id: credential.institutionId, name: credential.institution };
     onAuthenticated?.(presented.publicKey);
     next();
   };
+}
+
+/**
+ * The one 401 of every refusal (spec: `Unauthorized`), with the reason in the log only, beside
+ * the public key (never a secret, a presented or an expected signature).
+ */
+export function unauthenticated(
+  req: Request,
+  reason: AuthenticationFailure,
+  publicKey?: string,
+): HttpProblem {
+  req.log.warn(
+    { reason, ...(publicKey === undefined ? {} : { publicKey: publicKey.slice(0, 100) }) },
+    'authentication failed',
+  );
+  return new HttpProblem(problemKinds.unauthorized, unauthorizedDetail);
 }

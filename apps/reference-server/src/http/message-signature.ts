@@ -25,9 +25,15 @@ export interface MessageSignatureCheck {
   maxAgeSeconds: number;
   /** The server's clock, in milliseconds. */
   now: number;
-  /** Records the nonce once per key pair (the storage: every server process on the database). */
-  claimNonce: (claim: NonceClaim) => Promise<boolean>;
 }
+
+/**
+ * What {@link checkMessageSignature} found: a refusal (its reason, for the log), or the request
+ * may go on, once its nonce (when it has a message signature) is claimed.
+ */
+export type MessageSignatureOutcome =
+  | { refused: MessageSignatureRefusal; nonce?: undefined }
+  | { refused?: undefined; nonce?: NonceClaim };
 
 /**
  * The request as RFC 9421 sees it: the target URI it was sent to, rebuilt from the scheme of the
@@ -56,16 +62,14 @@ export function receivedMessage(req: Request, body: Uint8Array): ReceivedMessage
  *   component not covered, `created` or `nonce` missing, `created` outside ±maxAge, `expires`
  *   past, a Content-Digest that is not the body's, a wrong MAC): refused, whatever the policy;
  * - valid: accepted when its nonce was not used with this key pair before (by any process on the
- *   database) while a request carrying it could be accepted, i.e. until `created` + maxAge.
- *
- * Resolves with the reason of a refusal (for the log; every refusal is answered the same 401), or
- * undefined to go on. A database that cannot record the nonce rejects (StorageUnavailableError:
- * 503), never accepting without a record.
+ *   database) while a request carrying it could be accepted, i.e. until `created` + maxAge. That
+ *   is for the caller to find out: the nonce comes back as the claim to make (see
+ *   nonce-claims.ts), which must be recorded before the request is answered.
  */
-export async function checkMessageSignature(
+export function checkMessageSignature(
   message: ReceivedMessage,
   check: MessageSignatureCheck,
-): Promise<MessageSignatureRefusal | undefined> {
+): MessageSignatureOutcome {
   const { publicKey, credential, maxAgeSeconds, now } = check;
   const verdict = verifyMessageSignatureSync(message, {
     keyId: publicKey,
@@ -78,13 +82,14 @@ export async function checkMessageSignature(
     credential.signaturePolicy !== 'any',
     maxAgeSeconds,
   );
-  if (decision.action === 'accept') return undefined;
-  if (decision.action === 'refuse') return `message-signature-${decision.reason}`;
-  const fresh = await check.claimNonce({
-    publicKey,
-    nonce: decision.nonce,
-    expiresAt: new Date(decision.expiresAt),
-    now: new Date(now),
-  });
-  return fresh ? undefined : 'message-signature-replayed';
+  if (decision.action === 'accept') return {};
+  if (decision.action === 'refuse') return { refused: `message-signature-${decision.reason}` };
+  return {
+    nonce: {
+      publicKey,
+      nonce: decision.nonce,
+      expiresAt: new Date(decision.expiresAt),
+      now: new Date(now),
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import type { OpenApiDocument } from '@institution-api/types';
 import { forcedAnswer, parsePrefer } from '@institution-api/types/http';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { validationProblem } from './problem.js';
 
 /**
@@ -42,4 +42,12 @@ export function sandboxPrefer(document: OpenApiDocument): RequestHandler {
     }
     res.type(forced.contentType ?? 'application/json').send(JSON.stringify(forced.body));
   };
+}
+
+/**
+ * Whether the request asks for a forced answer (`Prefer: code=…`), which {@link sandboxPrefer}
+ * gives without a write: for what must happen before any such answer (its nonce recorded).
+ */
+export function asksForForcedAnswer(req: Request): boolean {
+  return parsePrefer(req.get('prefer')).code !== undefined;
 }

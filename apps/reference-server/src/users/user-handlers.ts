@@ -2,6 +2,7 @@ import type { UserInput } from '@institution-api/types';
 import { type ProblemWording, semanticProblems } from '@institution-api/types/http';
 import type { RequestHandler } from 'express';
 import type { CallingInstitution } from '../http/authenticate.js';
+import { writeClaimingNonce } from '../http/nonce-claims.js';
 import { HttpProblem } from '../http/problem.js';
 import { ConflictError, ExistsWithOtherDetailsError, type Storage } from '../storage/types.js';
 import { normalizeUserInput } from './normalize-user-input.js';
@@ -10,7 +11,8 @@ import { toUserUpdated } from './user-updated.js';
 
 /**
  * The two operations of the interface, after authentication and request validation have run
- * (`res.locals.institution` is the caller; `req.body` is a valid `UserInput`).
+ * (`res.locals.institution` is the caller; `req.body` is a valid `UserInput`). Each write claims
+ * the request's message-signature nonce in its own transaction (http/nonce-claims.ts).
  */
 export function userHandlers(storage: Storage): {
   createUser: RequestHandler;
@@ -27,7 +29,9 @@ export function userHandlers(storage: Storage): {
     async createUser(req, res) {
       const details = normalizeUserInput(req.body as UserInput);
       const { created, user } = await conflictsAs409(
-        storage.createOrAddUser(institutionOf(res.locals).id, details),
+        writeClaimingNonce(res, (nonce) =>
+          storage.createOrAddUser(institutionOf(res.locals).id, details, nonce),
+        ),
       );
       res.status(created ? 201 : 200).json(toUserCreated(user));
     },
@@ -39,10 +43,13 @@ export function userHandlers(storage: Storage): {
     async updateUser(req, res) {
       const details = normalizeUserInput(req.body as UserInput);
       const user = await conflictsAs409(
-        storage.updateUser(
-          institutionOf(res.locals).id,
-          canonicalUuid(String(req.params.id)),
-          details,
+        writeClaimingNonce(res, (nonce) =>
+          storage.updateUser(
+            institutionOf(res.locals).id,
+            canonicalUuid(String(req.params.id)),
+            details,
+            nonce,
+          ),
         ),
       );
       if (!user) throw problem(semanticProblems.userNotFound);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { signMessageSync, signSync } from '@institution-api/signing/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateCredential } from '../../src/credentials/generate-credential.js';
@@ -82,6 +82,24 @@ describe('a key pair that requires message signatures', () => {
     const replayed = await server.sendCaptured(request);
     expect(replayed.status).toBe(401);
     expect(refusalReason(replayed)).toBe('message-signature-replayed');
+  });
+
+  test('records the nonce whatever the first answer was: a replay of a 200, 400, 404 or 409 is refused', async () => {
+    const existing = newUser();
+    await createdId(signed('POST', usersPath, existing, delta));
+    const firsts: [number, Captured][] = [
+      [200, signed('POST', usersPath, existing, delta)],
+      [400, signed('POST', usersPath, newUser({ email: 'not an email' }), delta)],
+      [404, signed('PUT', `${usersPath}/${randomUUID()}`, newUser(), delta)],
+      [409, signed('POST', usersPath, newUser({ email: existing.email }), delta)],
+    ];
+    for (const [status, request] of firsts) {
+      const first = await server.sendCaptured(request);
+      expect(first.status, first.text).toBe(status);
+      const replayed = await server.sendCaptured(request);
+      expect(replayed.status, `the replay of a ${status}`).toBe(401);
+      expect(refusalReason(replayed)).toBe('message-signature-replayed');
+    }
   });
 
   test('accepts @target-uri instead of @path, sha-512 digests, a future expires and a created within the window', async () => {
@@ -380,14 +398,18 @@ describe('a key pair whose policy is any (every pair issued without --require-me
 describe('a database that cannot record the nonce', () => {
   let down: TestServer;
   beforeAll(async () => {
+    const fault = () =>
+      Promise.reject(
+        new StorageUnavailableError('PostgreSQL cannot be reached (ECONNREFUSED)', {
+          cause: new Error('connect ECONNREFUSED'),
+        }),
+      );
+    // Whatever records a nonce fails: a claim alone, and a write that carries one.
     const unavailable = (storage: Storage): Storage => ({
       ...storage,
-      claimNonce: () =>
-        Promise.reject(
-          new StorageUnavailableError('PostgreSQL cannot be reached (ECONNREFUSED)', {
-            cause: new Error('connect ECONNREFUSED'),
-          }),
-        ),
+      claimNonce: fault,
+      createOrAddUser: (institutionId, details, nonce) =>
+        nonce ? fault() : storage.createOrAddUser(institutionId, details),
     });
     down = await startTestServer({ shareWith: server, wrapStorage: unavailable, now: () => clock });
   });

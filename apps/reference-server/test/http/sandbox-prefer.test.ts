@@ -3,7 +3,7 @@
  * honoured as `npm start` runs it, after the signature is checked and with nothing written;
  * ignored with NODE_ENV=production (the production image) unless SANDBOX_PREFER=1.
  */
-import { signSync } from '@institution-api/signing/node';
+import { signMessageSync, signSync } from '@institution-api/signing/node';
 import {
   type RunningServer,
   startReferenceServer,
@@ -48,6 +48,21 @@ describe('in sandbox mode (no NODE_ENV, as npm start runs it)', () => {
     expect(await forced.json()).toMatchObject({ type: 'urn:institution-api:problem:unavailable' });
     // nothing was written: the person is new to the service afterwards
     expect((await create(server, '')).status).toBe(201);
+  });
+
+  it('records the nonce of a request signed both ways before forcing its answer: its replay is refused', async () => {
+    const url = `${server.url}/api/v1/external/users`;
+    const headers = {
+      'content-type': 'application/json',
+      prefer: 'code=409',
+      authorization: `${pair.publicKey}:${signSync(body, pair.secretKey)}`,
+      ...signMessageSync(
+        { method: 'POST', url, body },
+        { keyId: pair.publicKey, secretKey: pair.secretKey },
+      ),
+    };
+    expect((await fetch(url, { method: 'POST', headers, body })).status).toBe(409);
+    expect((await fetch(url, { method: 'POST', headers, body })).status).toBe(401);
   });
 
   it('refuses a code the operation does not document, naming the header', async () => {
