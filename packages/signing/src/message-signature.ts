@@ -21,7 +21,7 @@ import {
   serializeInnerList,
   serializeItem,
 } from 'structured-headers';
-import { bytesToBase64 } from './encoding.js';
+import { bytesToBase64, bytesToHex } from './encoding.js';
 
 /** The only algorithm accepted (RFC 9421 §3.3.3), keyed with the secret key's UTF-8 bytes. */
 export const MESSAGE_SIGNATURE_ALGORITHM = 'hmac-sha256';
@@ -63,7 +63,7 @@ export interface MessageSignatureOptions {
   created?: number | undefined;
   /** UNIX seconds after which the signature is refused; none when omitted. */
   expires?: number | undefined;
-  /** Unique per request; 16 random bytes, base64url, when omitted. */
+  /** Unique per request; when omitted, a new one that sorts after the last (see randomNonce). */
   nonce?: string | undefined;
   /** The dictionary key of the signature; `sig1` when omitted. */
   label?: string | undefined;
@@ -215,21 +215,32 @@ export function parseContentDigest(
 
 /**
  * Random bytes for nonces, drawn 4 KiB at a time: one `getRandomValues` call costs several µs on
- * Node, more than the rest of a signature, so each call serves 256 nonces (Node's own
+ * Node, more than the rest of a signature, so each call serves 409 nonces (Node's own
  * `randomUUID` buffers its entropy the same way). Every byte is used once.
  */
 let noncePool = new Uint8Array(0);
 let noncePoolOffset = 0;
+const nonceRandomBytes = 10;
 
-/** 16 random bytes, base64url without padding. */
+/**
+ * A new signature's nonce: 32 lowercase hex digits, the first 12 the milliseconds since the epoch
+ * and the other 20 random (80 bits), so that the nonces a signer makes sort, as text, in the order
+ * it made them (as a UUIDv7 does, RFC 9562 §5.7). A verifier keeps the nonces of the last minutes
+ * in an index per key pair; a new one then lands at the index's end, on the page of the one
+ * before, where a random one lands on a page of its own that the database writes out again: on
+ * the reference server's embedded database, 4% less CPU per create signed both ways, and a
+ * fifth to a half of the cost of recording a nonce as the index grows (README, "Message
+ * signatures' cost"). Unique with 80 random bits per millisecond; a verifier needs nothing of
+ * its form.
+ */
 export function randomNonce(): string {
-  if (noncePoolOffset + 16 > noncePool.length) {
-    noncePool = globalThis.crypto.getRandomValues(new Uint8Array(4096));
+  if (noncePoolOffset + nonceRandomBytes > noncePool.length) {
+    noncePool = globalThis.crypto.getRandomValues(new Uint8Array(4090));
     noncePoolOffset = 0;
   }
-  const bytes = noncePool.subarray(noncePoolOffset, noncePoolOffset + 16);
-  noncePoolOffset += 16;
-  return bytesToBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const random = noncePool.subarray(noncePoolOffset, noncePoolOffset + nonceRandomBytes);
+  noncePoolOffset += nonceRandomBytes;
+  return Date.now().toString(16).padStart(12, '0') + bytesToHex(random);
 }
 
 function componentValue(
@@ -368,7 +379,7 @@ export type SignaturePlanner = (
  * gives. With the default components, what is the same for every request (the component lines'
  * names, the covered components, `keyid` and `alg`) is serialized here once, by
  * `structured-headers`, and each request fills in its method, path and digest, `created` (an
- * integer) and a new nonce (base64url characters, a string needing no escapes): a profile of
+ * integer) and a new nonce (hex digits, a string needing no escapes): a profile of
  * the client showed the general path's serialization, and its garbage, at four times the cost of
  * the two hashes. Other options take the general path.
  */
@@ -528,7 +539,7 @@ export function verdictOf(
 
 /**
  * The longest nonce a verifier records. RFC 9421 sets no bound; the signing libraries send 22
- * characters (16 random bytes, base64url). A longer one is refused rather than stored.
+ * characters (a time and 80 random bits, in hex). A longer one is refused rather than stored.
  */
 export const MAX_NONCE_LENGTH = 256;
 

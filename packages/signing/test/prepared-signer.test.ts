@@ -63,7 +63,7 @@ describe('createMessageSigner on node:crypto, prepared', () => {
     );
   }
 
-  it('gives each request a nonce of its own (16 random bytes, base64url)', () => {
+  it('gives each request a nonce of its own (the time in ms, then 80 random bits, in hex), later ones sorting after', async () => {
     const signer = createMessageSigner(optionSets[0] as MessageSignerOptions);
     const message = messages[0]?.[1] as MessageToSign;
     const nonces = new Set<string>();
@@ -71,7 +71,11 @@ describe('createMessageSigner on node:crypto, prepared', () => {
       nonces.add(createdAndNonce(signer(message) as MessageSignatureHeaders).nonce);
     }
     expect(nonces.size).toBe(600);
-    for (const nonce of nonces) expect(nonce).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    for (const nonce of nonces) expect(nonce).toMatch(/^[0-9a-f]{32}$/);
+    const before = [...nonces].sort().at(-1) ?? '';
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const after = createdAndNonce(signer(message) as MessageSignatureHeaders).nonce;
+    expect(after > before).toBe(true);
   });
 
   it('still refuses a label that is not a dictionary key, at creation', () => {

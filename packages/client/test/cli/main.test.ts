@@ -83,7 +83,7 @@ describe('institution-api sign', () => {
     const { code, stdout } = await cli(['sign', userFile]);
     expect(code).toBe(EXIT.ok);
     expect(stdout).toMatch(
-      /^Authorization: .+\nContent-Digest: sha-256=:.+:\nSignature-Input: sig1=\("@method" "@path" "content-digest"\);created=\d+;nonce="[\w-]{22}";keyid="pk_test_institution";alg="hmac-sha256"\nSignature: sig1=:.+:\n$/,
+      /^Authorization: .+\nContent-Digest: sha-256=:.+:\nSignature-Input: sig1=\("@method" "@path" "content-digest"\);created=\d+;nonce="[0-9a-f]{32}";keyid="pk_test_institution";alg="hmac-sha256"\nSignature: sig1=:.+:\n$/,
     );
     const headers = headerLines(stdout);
     const expected = formatAuthorization(CREDENTIALS, await sign(fileText, CREDENTIALS.secretKey));
