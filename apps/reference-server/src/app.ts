@@ -67,8 +67,9 @@ export interface AppDependencies {
  * those bytes, then the RFC 9421 message signature when present or required → parse JSON →
  * validate against the spec (express-openapi-validator) → handler, whose response is validated
  * against the spec too. A message signature's nonce is recorded once per key pair in the
- * database by the handler's write, or before any other answer (http/nonce-claims.ts). Unknown paths answer 404 and known paths with another
- * method 405, before authentication. Every error is an RFC 9457 problem.
+ * database by the handler's write, or before any other answer (http/nonce-claims.ts). Unknown
+ * paths answer 404 and known paths with another method 405, before authentication. Every error is
+ * an RFC 9457 problem.
  *
  * With `corsAllowOrigins`, every answer first gets the CORS headers those origins need (and only
  * those; see http/cors.ts): for a docs page hosted elsewhere whose console calls this server.

@@ -1,13 +1,8 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { StorageUnavailableError } from '../storage/health/unavailable.js';
-import {
-  ConflictError,
-  ExistsWithOtherDetailsError,
-  type NonceClaim,
-  ReplayedNonceError,
-  type Storage,
-} from '../storage/types.js';
+import { isConflict, type NonceClaim, ReplayedNonceError, type Storage } from '../storage/types.js';
 import { unauthenticated } from './authenticate.js';
+import type { HttpProblem } from './problem.js';
 
 /**
  * A signed request's nonce is recorded before the request is answered, once per key pair, so that
@@ -38,9 +33,7 @@ export async function writeClaimingNonce<T>(
     res.locals.unclaimedNonce = undefined;
     return written;
   } catch (error) {
-    if (error instanceof ConflictError || error instanceof ExistsWithOtherDetailsError) {
-      res.locals.unclaimedNonce = undefined;
-    }
+    if (isConflict(error)) res.locals.unclaimedNonce = undefined;
     throw error;
   }
 }
@@ -60,13 +53,10 @@ export function claimNonceBeforeError(claimNonce: Storage['claimNonce']): ErrorR
     }
     if (!nonce || error instanceof StorageUnavailableError) return next(error);
     try {
-      if (!(await claimNonce(nonce))) {
-        return next(unauthenticated(req, 'message-signature-replayed', nonce.publicKey));
-      }
+      next((await replayOf(claimNonce, req, nonce)) ?? error);
     } catch (claimError) {
-      return next(claimError);
+      next(claimError);
     }
-    next(error);
   };
 }
 
@@ -84,10 +74,20 @@ export function claimNonceNow(
     if (!nonce || !answersWithoutWrite(req)) return next();
     res.locals.unclaimedNonce = undefined;
     try {
-      if (await claimNonce(nonce)) return next();
-      next(unauthenticated(req, 'message-signature-replayed', nonce.publicKey));
+      next(await replayOf(claimNonce, req, nonce));
     } catch (error) {
       next(error);
     }
   };
+}
+
+/** Records `nonce` alone: nothing when it was fresh, the 401 of a replay when it was not. */
+async function replayOf(
+  claimNonce: Storage['claimNonce'],
+  req: Request,
+  nonce: NonceClaim,
+): Promise<HttpProblem | undefined> {
+  return (await claimNonce(nonce))
+    ? undefined
+    : unauthenticated(req, 'message-signature-replayed', nonce.publicKey);
 }

@@ -11,6 +11,12 @@ import { type Migration, wasApplied } from './migrations.js';
  */
 export const postgresBounds = { connectMs: 3_000, statementMs: 5_000, answerMs: 6_000 } as const;
 
+/** `field type, …`: the column definitions of a json_to_recordset over objects of `fields`. */
+export const recordColumns = (fields: Record<string, string>) =>
+  Object.entries(fields)
+    .map(([field, type]) => `${field} ${type}`)
+    .join(', ');
+
 /**
  * Connects to PostgreSQL through a pg Pool (DATABASE_URL=postgres://…), within
  * {@link postgresBounds}, with TCP keep-alive so a connection to a vanished host is noticed.

@@ -82,6 +82,14 @@ export class ExistsWithOtherDetailsError extends Error {
 }
 
 /**
+ * Whether `error` is a write's conflict ({@link ConflictError}, {@link ExistsWithOtherDetailsError}):
+ * the database's answer, found before anything was written, and with a request's nonce recorded.
+ */
+export function isConflict(error: unknown): error is ConflictError | ExistsWithOtherDetailsError {
+  return error instanceof ConflictError || error instanceof ExistsWithOtherDetailsError;
+}
+
+/**
  * The message signature's nonce that a write carried was used before with this key pair, by this
  * process or any other on the database: the request is a replay, and nothing was written (spec:
  * "Assumptions", message signatures). The HTTP layer answers the one 401.

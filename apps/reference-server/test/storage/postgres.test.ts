@@ -249,12 +249,16 @@ describe.skipIf(skipReason)(
       });
     });
 
-    test('nonce claims of storages on pools of their own, as server processes are: each nonce wins once in all, batched', async () => {
-      await createDatabase('nonces');
-      await migratePostgres(poolOn('nonces'), await loadMigrations(migrationsDir('postgres')));
+    /**
+     * Three storages on pools of their own, as three server processes are, on a new migrated
+     * database; `statements` records the name of each statement they send.
+     */
+    const storagesAsProcesses = async (database: string) => {
+      await createDatabase(database);
+      await migratePostgres(poolOn(database), await loadMigrations(migrationsDir('postgres')));
       const statements: string[] = [];
       const storages = Array.from({ length: 3 }, () => {
-        const pool = poolOn('nonces');
+        const pool = poolOn(database);
         const query = pool.query.bind(pool) as (config: unknown) => Promise<unknown>;
         pool.query = ((config: { name?: string }) => {
           statements.push(config.name ?? 'unnamed');
@@ -262,6 +266,11 @@ describe.skipIf(skipReason)(
         }) as typeof pool.query;
         return createPostgresStorage(pool, testKeyring());
       });
+      return { storages, statements };
+    };
+
+    test('nonce claims of storages on pools of their own, as server processes are: each nonce wins once in all, batched', async () => {
+      const { storages, statements } = await storagesAsProcesses('nonces');
       const now = new Date();
       const expiresAt = new Date(now.getTime() + 301_000);
       // Each of 30 nonces claimed by each of the three storages at once (in the opposite order by
@@ -285,21 +294,7 @@ describe.skipIf(skipReason)(
     });
 
     test("creates carrying nonces, on storages on pools of their own: each nonce makes one user, claimed by the create's own statement", async () => {
-      await createDatabase('nonce_writes');
-      await migratePostgres(
-        poolOn('nonce_writes'),
-        await loadMigrations(migrationsDir('postgres')),
-      );
-      const statements: string[] = [];
-      const storages = Array.from({ length: 3 }, () => {
-        const pool = poolOn('nonce_writes');
-        const query = pool.query.bind(pool) as (config: unknown) => Promise<unknown>;
-        pool.query = ((config: { name?: string }) => {
-          statements.push(config.name ?? 'unnamed');
-          return query(config);
-        }) as typeof pool.query;
-        return createPostgresStorage(pool, testKeyring());
-      });
+      const { storages, statements } = await storagesAsProcesses('nonce_writes');
       const bank = await institution(storages[0] as (typeof storages)[number], 'Bank A');
       statements.length = 0;
       const now = new Date();

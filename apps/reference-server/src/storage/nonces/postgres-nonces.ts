@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { batcher } from '../batcher.js';
-import { postgresBatches } from '../postgres-database.js';
+import { postgresBatches, recordColumns } from '../postgres-database.js';
 import type { NonceClaim, Storage } from '../types.js';
 import { noncePurge } from './nonce-purge.js';
 
@@ -21,23 +21,43 @@ export const claimNoncesInsert = (rows: string, now: string) => `
       WHERE old.expires_at <= ${now}
     RETURNING public_key, nonce`;
 
+/** A claim's fields in a JSON batch (json_to_recordset), beside those of the statement's own. */
+export const nonceClaimFields = { public_key: 'text', nonce: 'text', expires_at: 'timestamptz' };
+
+/** {@link nonceClaimFields} of a claim, all null without one (a row that claims nothing). */
+export function nonceClaimRow(claim: NonceClaim | undefined) {
+  return {
+    public_key: claim?.publicKey ?? null,
+    nonce: claim?.nonce ?? null,
+    expires_at: claim?.expiresAt.toISOString() ?? null,
+  };
+}
+
 /**
- * $1 a JSON array of claims `{ i, public_key, nonce, expires_at }`, $2 now: claims each nonce and
- * returns the `i` of the claims that got theirs. A nonce claimed twice in one batch counts for its
- * first claim only (DISTINCT ON).
+ * The CTEs `first_claims, claimed` that claim the nonces of a relation `input` of `i` and
+ * {@link nonceClaimFields} (a null nonce claims nothing), as of `now`; {@link wonClaims} then
+ * selects the `i` of the rows that got their nonce. A nonce twice in `input` counts for its first
+ * row only (DISTINCT ON: an upsert may not touch one row twice in a statement).
  */
+export const claimNoncesCtes = (now: string) => `first_claims AS (
+    SELECT DISTINCT ON (public_key, nonce) i, public_key, nonce, expires_at
+    FROM input WHERE nonce IS NOT NULL ORDER BY public_key, nonce, i
+  ), claimed AS (${claimNoncesInsert(
+    'SELECT public_key, nonce, expires_at FROM first_claims ORDER BY public_key, nonce',
+    now,
+  )}
+  )`;
+
+/** After {@link claimNoncesCtes}: the `i` of the rows whose nonce was claimed. */
+export const wonClaims = 'SELECT i FROM first_claims JOIN claimed USING (public_key, nonce)';
+
+/** $1 a JSON array of claims ({@link nonceClaimRow} and `i`), $2 now: the `i` of those that won. */
 const claimNoncesSql = `
   WITH input AS (
     SELECT * FROM json_to_recordset($1::json)
-      AS r(i integer, public_key text, nonce text, expires_at timestamptz)
-  ), first AS (
-    SELECT DISTINCT ON (public_key, nonce) * FROM input ORDER BY public_key, nonce, i
-  ), claimed AS (${claimNoncesInsert(
-    'SELECT public_key, nonce, expires_at FROM first ORDER BY public_key, nonce',
-    '$2',
-  )}
-  )
-  SELECT first.i FROM first JOIN claimed USING (public_key, nonce)`;
+      AS r(i integer, ${recordColumns(nonceClaimFields)})
+  ), ${claimNoncesCtes('$2')}
+  ${wonClaims}`;
 
 /**
  * $1 now, $2 how many at most: deletes the oldest expired nonces (through the index on
@@ -78,12 +98,7 @@ export function postgresNonces(pool: pg.Pool, claimed: NonceClaimed): Pick<Stora
    */
   const claimNonce = batcher(
     async (claims: NonceClaim[]): Promise<PromiseSettledResult<boolean>[]> => {
-      const rows = claims.map(({ publicKey, nonce, expiresAt }, i) => ({
-        i,
-        public_key: publicKey,
-        nonce,
-        expires_at: expiresAt.toISOString(),
-      }));
+      const rows = claims.map((claim, i) => ({ i, ...nonceClaimRow(claim) }));
       const { rows: won } = await pool.query<{ i: number }>({
         name: 'claim-nonces',
         text: claimNoncesSql,

@@ -2,8 +2,16 @@ import type pg from 'pg';
 import { batcher } from '../batcher.js';
 import { postgresFault } from '../health/postgres-faults.js';
 import { newId } from '../new-id.js';
-import { batchClock, claimNoncesInsert, type NonceClaimed } from '../nonces/postgres-nonces.js';
-import { postgresBatches } from '../postgres-database.js';
+import {
+  batchClock,
+  claimNoncesCtes,
+  claimNoncesInsert,
+  type NonceClaimed,
+  nonceClaimFields,
+  nonceClaimRow,
+  wonClaims,
+} from '../nonces/postgres-nonces.js';
+import { postgresBatches, recordColumns } from '../postgres-database.js';
 import {
   ConflictError,
   type NonceClaim,
@@ -77,19 +85,6 @@ const createFields = {
   account_name: 'text',
 };
 
-/** The fields of a create that carries its request's nonce, beside {@link createFields}. */
-const nonceFields = {
-  nonce_public_key: 'text',
-  nonce: 'text',
-  nonce_expires_at: 'timestamptz',
-};
-
-/** `field type, …` of a json_to_recordset. */
-const recordColumns = (fields: Record<string, string>) =>
-  Object.entries(fields)
-    .map(([field, type]) => `${field} ${type}`)
-    .join(', ');
-
 /**
  * New users with their accounts and memberships, for one create or several, in ONE statement (one
  * round trip, no explicit transaction: a statement is atomic). $1 is a JSON array of
@@ -100,7 +95,7 @@ const recordColumns = (fields: Record<string, string>) =>
  * Users are inserted in card-number order, so that batches on different servers take the card
  * numbers' locks in one order; a create is matched to its user by the id it brought.
  *
- * `claiming`: the creates may carry their requests' nonces ({@link nonceFields}; $2 now), claimed
+ * `claiming`: the creates may carry their requests' nonces ({@link nonceClaimFields}; $2 now), claimed
  * in the same statement (nonces/postgres-nonces.ts), so that a signed request's nonce and its
  * write are one round trip and one commit. A create whose nonce is not claimed (used before, or
  * by an earlier create of the batch) writes nothing, and comes back with no `created_at`; one
@@ -117,21 +112,12 @@ const recordColumns = (fields: Record<string, string>) =>
 const createSql = (claiming: boolean) => {
   const source = claiming ? 'fresh' : 'input';
   const claims = `
-  ), first_claims AS (
-    SELECT DISTINCT ON (nonce_public_key, nonce)
-      i, nonce_public_key AS public_key, nonce, nonce_expires_at AS expires_at
-    FROM input WHERE nonce IS NOT NULL ORDER BY nonce_public_key, nonce, i
-  ), claimed AS (${claimNoncesInsert(
-    'SELECT public_key, nonce, expires_at FROM first_claims ORDER BY public_key, nonce',
-    '$2',
-  )}
-  ), fresh AS (
-    SELECT * FROM input WHERE nonce IS NULL
-      OR i IN (SELECT i FROM first_claims JOIN claimed USING (public_key, nonce))`;
+  ), ${claimNoncesCtes('$2')}, fresh AS (
+    SELECT * FROM input WHERE nonce IS NULL OR i IN (${wonClaims})`;
   return `
   WITH input AS (
     SELECT * FROM json_to_recordset($1::json)
-      AS r(${recordColumns(claiming ? { ...createFields, ...nonceFields } : createFields)})${claiming ? claims : ''}
+      AS r(${recordColumns(claiming ? { ...createFields, ...nonceClaimFields } : createFields)})${claiming ? claims : ''}
   ), u AS (
     INSERT INTO users (id, ${userWritableColumns.join(', ')})
     SELECT id, ${userWritableColumns.join(', ')} FROM ${source} ORDER BY ghana_card_number
@@ -405,7 +391,7 @@ export function postgresUsers(
 
 /**
  * One create as an element of createSql's JSON array (its {@link createFields} and
- * {@link nonceFields}): the columns of its user and account, their new ids and its nonce, in one
+ * {@link nonceClaimFields}): the columns of its user and account, their new ids and its nonce, in one
  * object literal, so every row has one shape.
  */
 function createRow({ institutionId, details, nonce }: NewUser, i: number) {
@@ -421,9 +407,7 @@ function createRow({ institutionId, details, nonce }: NewUser, i: number) {
     account_network: account?.network ?? null,
     account_bank_name: account?.bankName ?? null,
     account_name: account?.name ?? null,
-    nonce_public_key: nonce?.publicKey ?? null,
-    nonce: nonce?.nonce ?? null,
-    nonce_expires_at: nonce?.expiresAt.toISOString() ?? null,
+    ...nonceClaimRow(nonce),
   };
 }
 

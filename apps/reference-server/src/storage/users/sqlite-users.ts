@@ -5,7 +5,7 @@ import { getRow, type RunInGroupCommit, sqliteNow } from '../sqlite-database.js'
 import {
   type AccountDetails,
   ConflictError,
-  ExistsWithOtherDetailsError,
+  isConflict,
   type NonceClaim,
   ReplayedNonceError,
   type Storage,
@@ -107,9 +107,7 @@ export function sqliteUsers(
       try {
         return { value: write() };
       } catch (error) {
-        if (error instanceof ConflictError || error instanceof ExistsWithOtherDetailsError) {
-          return { conflict: error };
-        }
+        if (isConflict(error)) return { conflict: error };
         throw error;
       }
     });
