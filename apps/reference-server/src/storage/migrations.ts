@@ -58,35 +58,20 @@ export function migrationChecksum(sql: string): string {
   return createHash('sha256').update(sql).digest('hex');
 }
 
-/** The {@link checksumsFileName} of `dir`, or an empty record when it has none. */
+/**
+ * The {@link checksumsFileName} of `dir`, or an empty record when it has none (a folder of a test's
+ * own). The package's are held to their shape by its unit test.
+ */
 export async function loadReleasedChecksums(
   dir: string,
 ): Promise<Record<string, ReleasedChecksums>> {
   const file = join(dir, checksumsFileName);
-  let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    return JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
+    throw new Error(`${file} cannot be read: ${(error as Error).message}`);
   }
-  const record: unknown = JSON.parse(text);
-  const isHex = (value: unknown) => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
-  const valid =
-    typeof record === 'object' &&
-    record !== null &&
-    Object.values(record).every(
-      (line: Partial<ReleasedChecksums> | null) =>
-        isHex(line?.sha256) &&
-        (line?.alsoAccepted === undefined ||
-          (Array.isArray(line.alsoAccepted) && line.alsoAccepted.every(isHex))),
-    );
-  if (!valid) {
-    throw new Error(
-      `${file} must map each migration file to { "sha256": hex, "alsoAccepted"?: [hex, …] }`,
-    );
-  }
-  return record as Record<string, ReleasedChecksums>;
 }
 
 /**

@@ -34,12 +34,17 @@ describe.each(dialects)('the %s migrations', (dialect) => {
     }
   });
 
-  test(`${record} names only files that exist, each form once`, async () => {
+  test(`${record} names only files that exist, each with SHA-256s, each form once`, async () => {
     const released = await loadReleasedChecksums(dir);
     const files = await readdir(dir);
     expect(Object.keys(released).filter((file) => !files.includes(file))).toEqual([]);
-    for (const { sha256, alsoAccepted = [] } of Object.values(released)) {
-      expect(new Set([sha256, ...alsoAccepted]).size).toBe(1 + alsoAccepted.length);
+    for (const line of Object.values(released)) {
+      expect(Object.keys(line).filter((key) => key !== 'sha256' && key !== 'alsoAccepted')).toEqual(
+        [],
+      );
+      const forms = [line.sha256, ...(line.alsoAccepted ?? [])];
+      expect(forms.filter((form) => !/^[0-9a-f]{64}$/.test(form))).toEqual([]);
+      expect(new Set(forms).size).toBe(forms.length);
     }
   });
 });
