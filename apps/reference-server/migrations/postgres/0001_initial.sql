@@ -27,7 +27,7 @@ CREATE TABLE users (
   gender text,
   date_of_birth date,
   mobile_number text NOT NULL,
-  -- The normalized card number identifies a person (spec Assumptions, "Existing users").
+  -- The normalized card number identifies a person (DECISIONS.md "existing user recognition").
   ghana_card_number text NOT NULL CONSTRAINT users_ghana_card_number_key UNIQUE,
   monthly_income double precision NOT NULL,
   is_ghana_card_verified boolean NOT NULL DEFAULT false,
@@ -42,7 +42,7 @@ CREATE TABLE users (
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
 );
--- An email belongs to one user (spec Assumptions, "Unique email"), whatever its letter case.
+-- An email belongs to one user (DECISIONS.md "unique email"), whatever its letter case.
 CREATE UNIQUE INDEX users_email_key ON users (lower(email));
 
 -- At most one payout account per user (document section 1), with the conditional rules of 4.1.

@@ -1,4 +1,4 @@
--- The key lifecycle (spec Assumptions, "Key lifecycle", "Secrets at rest"): secrets encrypted at rest, expiry, revocation, last use, and a
+-- The key lifecycle (issue #26): secrets encrypted at rest, expiry, revocation, last use, and a
 -- record of every change.
 --
 -- Secret keys are encrypted at rest (AES-256-GCM, src/credentials/secret-box.ts) under a key that

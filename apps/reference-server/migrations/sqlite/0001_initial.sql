@@ -30,7 +30,7 @@ CREATE TABLE users (
   -- date() gives back a valid 'YYYY-MM-DD' unchanged and anything else changed or null.
   date_of_birth text CHECK (date(date_of_birth) IS date_of_birth),
   mobile_number text NOT NULL,
-  -- The normalized card number identifies a person (spec Assumptions, "Existing users").
+  -- The normalized card number identifies a person (DECISIONS.md "existing user recognition").
   ghana_card_number text NOT NULL CONSTRAINT users_ghana_card_number_key UNIQUE,
   monthly_income real NOT NULL,
   is_ghana_card_verified integer NOT NULL DEFAULT 0 CHECK (is_ghana_card_verified IN (0, 1)),
@@ -45,7 +45,7 @@ CREATE TABLE users (
   created_at text NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
   updated_at text NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 ) STRICT;
--- An email belongs to one user (spec Assumptions, "Unique email"), whatever its letter case. Emails are
+-- An email belongs to one user (DECISIONS.md "unique email"), whatever its letter case. Emails are
 -- ASCII (the spec's format: email), where SQLite's lower() and PostgreSQL's agree.
 CREATE UNIQUE INDEX users_email_key ON users (lower(email));
 

@@ -1,4 +1,4 @@
--- The key lifecycle (spec Assumptions, "Key lifecycle") in SQLite's terms; see ../postgres/0002_credential_lifecycle.sql.
+-- The key lifecycle (issue #26) in SQLite's terms; see ../postgres/0002_credential_lifecycle.sql.
 --
 -- Secret keys are encrypted at rest (AES-256-GCM, src/credentials/secret-box.ts): a row holds the
 -- ciphertext, its nonce and tag, and the id of the key that sealed it, never the key itself.

@@ -2,7 +2,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, expect, test } from 'vitest';
-import { type Dialect, loadMigrations, migrationsDir } from '../../src/storage/migrations.js';
+import {
+  checksumsFileName,
+  type Dialect,
+  loadMigrations,
+  migrationChecksum,
+  migrationsDir,
+} from '../../src/storage/migrations.js';
 import { credentialEventKinds } from '../../src/storage/types.js';
 
 /** An empty database of one engine, and that engine's migration runner. */
@@ -96,5 +102,26 @@ export function migrationContract(dialect: Dialect, fresh: () => Promise<Migrati
     await expect(db.migrate(dir)).rejects.toThrow(
       /Migration 1_first was changed after it was applied/,
     );
+  });
+
+  test('opens a database that recorded a released earlier form of a file, and refuses any other', async () => {
+    const released = 'CREATE TABLE first (a integer); -- as a released build had it\n';
+    const restored = 'CREATE TABLE first (a integer); -- as first written\n';
+    await writeFile(join(dir, '0001_first.sql'), released);
+    await db.migrate(dir);
+    await writeFile(join(dir, '0001_first.sql'), restored);
+    await expect(db.migrate(dir)).rejects.toThrow(/Migration 1_first was changed/);
+    await writeFile(
+      join(dir, checksumsFileName),
+      JSON.stringify({
+        '0001_first.sql': {
+          sha256: migrationChecksum(restored),
+          alsoAccepted: [migrationChecksum(released)],
+        },
+      }),
+    );
+    expect(await db.migrate(dir)).toEqual([]);
+    await writeFile(join(dir, '0001_first.sql'), restored.replace('integer', 'bigint'));
+    await expect(db.migrate(dir)).rejects.toThrow(/Migration 1_first was changed/);
   });
 }
