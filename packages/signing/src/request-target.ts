@@ -48,10 +48,12 @@ export interface ReceivedTarget {
    */
   publicOrigin?: string | undefined;
   /**
-   * The authority of the connection (the address and port it reached), for a request that names
-   * none (an HTTP/1.0 request without `Host`).
+   * The connection the request came on (Node's `req.socket`): the address and port it reached are
+   * the authority of a request that names none (an HTTP/1.0 request without `Host`).
    */
-  connectionAuthority?: string | undefined;
+  connection?:
+    | { readonly localAddress?: string | undefined; readonly localPort?: number | undefined }
+    | undefined;
 }
 
 /**
@@ -81,7 +83,7 @@ const refusedHost = {
  *   the path and query of the target, which is also what is routed (`originForm`); its
  *   authority and scheme, unless a public origin is configured; the `Host` header, when valid,
  *   is ignored as RFC 9112 §3.2.2 requires;
- * - asterisk-form (`OPTIONS *`): `*` as the path.
+ * - asterisk-form (`OPTIONS *`): `*` as the path routed, and none in `href` (RFC 9110 §7.1).
  *
  * Refused (a `400`, RFC 9112 §3.2): a target of another form, with a fragment, with another
  * scheme or with user information; no `Host` where one is required, more than one, or one whose
@@ -106,7 +108,7 @@ export function routedTarget(received: ReceivedTarget): RoutedTarget {
   const { target } = received;
   if (target.includes('#')) return refusedTarget;
   let scheme: 'http' | 'https' = received.scheme;
-  let authority = hostAuthority ?? received.connectionAuthority;
+  let authority = hostAuthority ?? connectionAuthority(received.connection);
   let pathAndQuery: string;
   if (target.startsWith('/')) {
     pathAndQuery = target;
@@ -135,7 +137,8 @@ export function routedTarget(received: ReceivedTarget): RoutedTarget {
   const query = queryAt === -1 ? '' : pathAndQuery.slice(queryAt + 1);
   return {
     target: {
-      href: `${scheme}://${authority}${pathAndQuery}`,
+      // RFC 9110 §7.1: the target URI of an asterisk-form request has an empty path.
+      href: `${scheme}://${authority}${pathAndQuery === '*' ? '' : pathAndQuery}`,
       protocol: `${scheme}:`,
       host: authority,
       pathname,
@@ -155,4 +158,13 @@ function authorityOf(text: string, scheme: 'http' | 'https'): string | undefined
   const url = new URL(`${scheme}://${written}`);
   const defaultPort = scheme === 'https' ? '443' : '80';
   return written === url.host || written === `${url.host}:${defaultPort}` ? url.host : undefined;
+}
+
+/** The address and port a connection reached, as an authority (an IPv6 address in brackets). */
+function connectionAuthority(connection: ReceivedTarget['connection']): string | undefined {
+  const { localAddress, localPort } = connection ?? {};
+  if (localAddress === undefined || localPort === undefined) return undefined;
+  return localAddress.includes(':')
+    ? `[${localAddress}]:${localPort}`
+    : `${localAddress}:${localPort}`;
 }

@@ -136,10 +136,14 @@ describe('routedTarget: the target a request is routed by', () => {
     ],
     [
       'HTTP/1.0 without Host: the connection’s authority',
-      { host: undefined, hostRequired: false, connectionAuthority: '127.0.0.1:8080' },
       {
-        href: `http://127.0.0.1:8080${users}`,
-        host: '127.0.0.1:8080',
+        host: undefined,
+        hostRequired: false,
+        connection: { localAddress: '::1', localPort: 8080 },
+      },
+      {
+        href: `http://[::1]:8080${users}`,
+        host: '[::1]:8080',
         pathname: users,
         search: '',
         originForm: users,
@@ -149,7 +153,7 @@ describe('routedTarget: the target a request is routed by', () => {
       'OPTIONS *',
       { method: 'OPTIONS', target: '*' },
       {
-        href: 'http://127.0.0.1:8080*',
+        href: 'http://127.0.0.1:8080',
         host: '127.0.0.1:8080',
         pathname: '*',
         search: '',

@@ -1,5 +1,5 @@
 import { routedTarget, type TargetUri } from '@institution-api/signing/node';
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { HttpProblem, problemKinds } from './problem.js';
 
 declare global {
@@ -33,11 +33,11 @@ export function routeOnTarget(publicOrigin?: string): RequestHandler {
     const routed = routedTarget({
       method: req.method,
       target: req.url,
-      host: hostLines(req.rawHeaders),
+      host: req.headersDistinct.host,
       scheme: req.protocol === 'https' ? 'https' : 'http',
       hostRequired: req.httpVersion !== '1.0',
       publicOrigin,
-      connectionAuthority: connectionAuthority(req),
+      connection: req.socket,
     });
     if (routed.refused) {
       next(new HttpProblem(problemKinds.malformedRequest, routed.detail));
@@ -48,24 +48,4 @@ export function routeOnTarget(publicOrigin?: string): RequestHandler {
     res.locals.target = routed.target;
     next();
   };
-}
-
-/** Every `Host` field line's value: Node keeps only the first in `req.headers`. */
-function hostLines(rawHeaders: readonly string[]): string[] {
-  const values: string[] = [];
-  for (let index = 0; index < rawHeaders.length; index += 2) {
-    if ((rawHeaders[index] as string).toLowerCase() === 'host') {
-      values.push(rawHeaders[index + 1] as string);
-    }
-  }
-  return values;
-}
-
-/** The address and port the connection reached, for an HTTP/1.0 request without `Host`. */
-function connectionAuthority(req: Request): string | undefined {
-  const { localAddress, localPort } = req.socket;
-  if (localAddress === undefined || localPort === undefined) return undefined;
-  return localAddress.includes(':')
-    ? `[${localAddress}]:${localPort}`
-    : `${localAddress}:${localPort}`;
 }
