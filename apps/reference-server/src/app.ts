@@ -24,6 +24,7 @@ import {
 import { rateLimitPerInstitution } from './http/rate-limit.js';
 import { readRawBody } from './http/raw-body.js';
 import { requestContext } from './http/request-context.js';
+import { routeOnTarget } from './http/request-target.js';
 import { methodNotAllowed, notFound } from './http/routing.js';
 import { asksForForcedAnswer, sandboxPrefer } from './http/sandbox-prefer.js';
 import type { Metrics } from './metrics/metrics.js';
@@ -57,11 +58,21 @@ export interface AppDependencies {
   now?: () => number;
   /** SANDBOX_PREFER: `Prefer: code=NNN` forces a documented answer (http/sandbox-prefer.ts); off when absent. */
   sandboxPrefer?: boolean;
+  /**
+   * PUBLIC_ORIGIN: the origin clients call this server at; a message signature's `@scheme` and
+   * `@authority` are its own (http/request-target.ts). Absent: an absolute-form target's, else
+   * the `Host` header's.
+   */
+  publicOrigin?: string;
 }
 
 /**
  * The reference server of the User Management Interface as an Express 5 application, without
  * `listen` (tests drive it directly; `main.ts` listens).
+ *
+ * Every request's target is read first (http/request-target.ts): an absolute-form target is served
+ * as its path, and a `Host` that is not an authority alone is a 400, so what a message signature
+ * covers is what is routed.
  *
  * Each operation runs, in order: read the raw body (64 KiB at most) → verify the signature over
  * those bytes, then the RFC 9421 message signature when present or required → parse JSON →
@@ -88,6 +99,7 @@ export function createApp(deps: AppDependencies): Express {
 
   if (deps.metrics) app.use(recordRequests(deps.metrics));
   app.use(requestContext(app, deps.logger));
+  app.use(routeOnTarget(deps.publicOrigin));
   if (deps.corsAllowOrigins?.length) app.use(corsForOrigins(deps.corsAllowOrigins));
 
   const unauthenticated = express.Router({ caseSensitive: true, strict: true });

@@ -62,6 +62,13 @@ export interface Config {
    */
   corsAllowOrigins: string[];
   /**
+   * PUBLIC_ORIGIN: the origin clients call the server at (`https://api.example.com`), as a proxy
+   * in front of it publishes it; a message signature's `@scheme`, `@authority` and `@target-uri`
+   * are then its own (spec Assumptions, message signatures; http/request-target.ts). Unset (the
+   * default): an absolute-form target's, else the `Host` header's, when it is an authority alone.
+   */
+  publicOrigin: string | undefined;
+  /**
    * METRICS_PORT: the port of a listener of its own, on HOST, serving Prometheus metrics at
    * `GET /metrics` (spec Assumptions, "Metrics"; see metrics/); unset (the default): no metrics.
    * 0–65535 (0: any free port, logged); never PORT, since the API port does not serve them.
@@ -170,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return limit === 0 ? undefined : limit;
     }, undefined),
     corsAllowOrigins: check(() => parseOrigins(read('CORS_ALLOW_ORIGINS')), []),
+    publicOrigin: check(() => parsePublicOrigin(read('PUBLIC_ORIGIN')), undefined),
     metricsPort: check(() => parseMetricsPort(read('METRICS_PORT'), read('PORT')), undefined),
     sandboxPrefer: check(() => {
       const value = oneOf('SANDBOX_PREFER', read('SANDBOX_PREFER'), ['1', '0'], 'unset' as const);
@@ -297,19 +305,41 @@ function oneOf<const T extends string>(
  */
 function parseOrigins(value: string | undefined): string[] {
   if (value === undefined) return [];
-  return value.split(',').map((entry) => {
-    const origin = entry.trim();
-    const url = URL.canParse(origin) ? new URL(origin) : undefined;
-    if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
-      throw new Error(
-        `CORS_ALLOW_ORIGINS must list http or https origins, comma-separated (e.g. https://docs.example.com), not "${origin}".`,
+  return value
+    .split(',')
+    .map((entry) =>
+      originIn(
+        'CORS_ALLOW_ORIGINS',
+        'must list http or https origins, comma-separated (e.g. https://docs.example.com)',
+        entry.trim(),
+      ),
+    );
+}
+
+/** PUBLIC_ORIGIN: one origin, written as {@link originIn} requires. */
+function parsePublicOrigin(value: string | undefined): string | undefined {
+  return value === undefined
+    ? undefined
+    : originIn(
+        'PUBLIC_ORIGIN',
+        'must be an http or https origin (e.g. https://api.example.com)',
+        value,
       );
-    }
-    if (url.origin !== origin) {
-      throw new Error(
-        `CORS_ALLOW_ORIGINS: "${origin}" is not an origin as browsers send it; write "${url.origin}" (no path, no trailing slash, no default port).`,
-      );
-    }
-    return origin;
-  });
+}
+
+/**
+ * `origin` when it is an http or https origin written as WHATWG URL serializes it (lower-case
+ * host, no default port, no path), else an error naming `name` and saying what it `must` be.
+ */
+function originIn(name: string, must: string, origin: string): string {
+  const url = URL.canParse(origin) ? new URL(origin) : undefined;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new Error(`${name} ${must}, not "${origin}".`);
+  }
+  if (url.origin !== origin) {
+    throw new Error(
+      `${name}: "${origin}" is not an origin as browsers send it; write "${url.origin}" (no path, no trailing slash, no default port).`,
+    );
+  }
+  return origin;
 }

@@ -103,6 +103,7 @@ async function serve(
       sandboxPrefer: config.sandboxPrefer,
       outageLog: outage,
       metrics,
+      ...(config.publicOrigin === undefined ? {} : { publicOrigin: config.publicOrigin }),
     }),
   );
   stop.server(server);

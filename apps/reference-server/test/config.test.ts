@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       shutdownDrainMs: 10_000,
       rateLimitPerMinute: undefined,
       corsAllowOrigins: [],
+      publicOrigin: undefined,
       metricsPort: undefined,
       sandboxPrefer: true,
       encryptionKeys: {},
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
         SHUTDOWN_DRAIN_MS: '2500',
         RATE_LIMIT_PER_MINUTE: '120',
         CORS_ALLOW_ORIGINS: 'https://docs.example.com, http://localhost:8081',
+        PUBLIC_ORIGIN: 'https://api.example.com',
         METRICS_PORT: '9464',
         CREDENTIALS_ENCRYPTION_KEY: key.toString('base64'),
         CREDENTIALS_ENCRYPTION_KEY_PREVIOUS: previous.toString('base64'),
@@ -64,6 +66,7 @@ describe('loadConfig', () => {
       shutdownDrainMs: 2500,
       rateLimitPerMinute: 120,
       corsAllowOrigins: ['https://docs.example.com', 'http://localhost:8081'],
+      publicOrigin: 'https://api.example.com',
       metricsPort: 9464,
       sandboxPrefer: true,
       encryptionKeys: {
@@ -106,6 +109,15 @@ describe('loadConfig', () => {
       'write "https://docs.example.com" (no path, no trailing slash, no default port)',
     ],
     [{ CORS_ALLOW_ORIGINS: 'https://Docs.example.com:443' }, 'write "https://docs.example.com"'],
+    [
+      { PUBLIC_ORIGIN: 'api.example.com' },
+      'PUBLIC_ORIGIN must be an http or https origin (e.g. https://api.example.com), not "api.example.com".',
+    ],
+    [
+      { PUBLIC_ORIGIN: 'https://api.example.com/sandbox' },
+      'PUBLIC_ORIGIN: "https://api.example.com/sandbox" is not an origin as browsers send it; write "https://api.example.com"',
+    ],
+    [{ PUBLIC_ORIGIN: 'HTTPS://API.example.com:443' }, 'write "https://api.example.com"'],
     [
       { LOG_LEVEL: 'verbose' },
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',

@@ -1,14 +1,23 @@
 /**
  * The mock against the reference server: the same seeded sequence of requests to both, and their
  * answers compared once normalized (ids by order of appearance, times aside): status, media type,
- * the headers a client acts on, and the body.
+ * the headers a client acts on, and the body. Then the request targets and `Host` headers that
+ * fetch never sends (dot segments, `//`, absolute-form, a path smuggled in `Host`), sent to both
+ * as written.
  */
 
+import { signMessageSync, signSync } from '@institution-api/signing/node';
 import type { ListeningProcess } from '@institution-api/test-support/listening-process';
+import {
+  type RawAnswer,
+  type RawRequest,
+  sendRaw,
+} from '@institution-api/test-support/raw-request';
 import {
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { distinctUserBody } from '@institution-api/test-support/user-bodies';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTITUTIONS } from './support/institutions.js';
 import { startMockProcess } from './support/mock-process.js';
@@ -63,6 +72,21 @@ class Side {
     };
   }
 
+  /** The answer to a request sent as written (its target and Host), normalized. */
+  async sendRaw(request: RawRequest) {
+    return this.normalized(await sendRaw(this.url, request));
+  }
+
+  /** An answer as the comparison sees it. */
+  normalized(answer: RawAnswer) {
+    return {
+      status: answer.status,
+      type: answer.headers['content-type'],
+      allow: answer.headers.allow,
+      body: this.normalize(answer.text),
+    };
+  }
+
   /** Ids named by their order of appearance, times as `<time>`. */
   normalize(text: string) {
     const named = text
@@ -110,4 +134,150 @@ describe('the mock and the reference server answer one seeded sequence alike', (
         expect(statuses.get(status)).toBeGreaterThan(0);
     });
   }
+});
+
+const USERS = '/api/v1/external/users';
+const [signer] = INSTITUTIONS;
+
+/**
+ * `method target` with `body`, signed by the first institution (its Authorization header, and a
+ * message signature for `signedFor` when given), `Host` as `host` says (the side's own otherwise).
+ */
+function signedRaw(
+  method: string,
+  target: string,
+  body: string,
+  options: { signedFor?: string; components?: string[]; host?: string | string[] } = {},
+): RawRequest {
+  const message = options.signedFor
+    ? signMessageSync(
+        { method, url: options.signedFor, body },
+        {
+          keyId: signer.publicKey,
+          secretKey: signer.secretKey,
+          ...(options.components ? { components: options.components } : {}),
+        },
+      )
+    : {};
+  return {
+    method,
+    target,
+    ...(options.host === undefined ? {} : { host: options.host }),
+    headers: {
+      'content-type': 'application/json',
+      authorization: `${signer.publicKey}:${signSync(body, signer.secretKey)}`,
+      ...message,
+    },
+    body,
+  };
+}
+
+/** What a case knows of the side it is sent to: its URL, and the users A and B made there. */
+interface Addressed {
+  url: string;
+  authority: string;
+  a: string;
+  b: string;
+}
+
+describe('the mock and the reference server answer odd targets and Host headers alike', () => {
+  const body = () => JSON.stringify(distinctUserBody());
+  /** Each case: its name and the request, for the side it is sent to. */
+  const cases: [string, (side: Addressed, text: string) => RawRequest][] = [
+    ['a dot segment', (_, t) => signedRaw('POST', '/api/v1/external/./users', t)],
+    ['a dot-dot segment', (_, t) => signedRaw('POST', `${USERS}/../users`, t)],
+    ['an encoded dot segment', (_, t) => signedRaw('POST', '/api/v1/external/%2e/users', t)],
+    ['a double slash', (_, t) => signedRaw('POST', `/${USERS}`, t)],
+    ['a trailing slash', (_, t) => signedRaw('POST', `${USERS}/`, t)],
+    ['an id of ..', (_, t) => signedRaw('PUT', `${USERS}/..`, t)],
+    [
+      'absolute-form, with a message signature',
+      (side, t) =>
+        signedRaw('POST', `${side.url}${USERS}`, t, { signedFor: `${side.url}${USERS}` }),
+    ],
+    [
+      'absolute-form, Authorization alone',
+      (side, t) => signedRaw('POST', `${side.url}${USERS}`, t),
+    ],
+    [
+      'absolute-form update',
+      (side, t) =>
+        signedRaw('PUT', `${side.url}${USERS}/${side.a}`, t, {
+          signedFor: `${side.url}${USERS}/${side.a}`,
+        }),
+    ],
+    [
+      'absolute-form of another authority than Host, signed for it',
+      (_, t) =>
+        signedRaw('POST', `http://api.example.test${USERS}`, t, {
+          signedFor: `http://api.example.test${USERS}`,
+          components: ['@method', '@target-uri', '@authority', 'content-digest'],
+        }),
+    ],
+    ...['#', '?', '%23', '%3F', ''].map(
+      (end): [string, (side: Addressed, text: string) => RawRequest] => [
+        `a signature for A sent to B, Host …/A${end}`,
+        (side, t) =>
+          signedRaw('PUT', `${USERS}/${side.b}`, t, {
+            signedFor: `${side.url}${USERS}/${side.a}`,
+            host: `${side.authority}${USERS}/${side.a}${end}`,
+          }),
+      ],
+    ),
+    [
+      'a signature for A sent to B, Host with user information',
+      (side, t) =>
+        signedRaw('PUT', `${USERS}/${side.b}`, t, {
+          signedFor: `${side.url}${USERS}/${side.a}`,
+          host: `attacker@${side.authority}`,
+        }),
+    ],
+    [
+      'a signature for A sent to B, another Host',
+      (side, t) =>
+        signedRaw('PUT', `${USERS}/${side.b}`, t, {
+          signedFor: `${side.url}${USERS}/${side.a}`,
+          host: 'api.example.test',
+        }),
+    ],
+    ['no Host', (_, t) => signedRaw('POST', USERS, t, { host: [] })],
+    ['two Host lines', (side, t) => signedRaw('POST', USERS, t, { host: [side.authority, 'x'] })],
+    ['a fragment in the target', (_, t) => signedRaw('POST', `${USERS}#x`, t)],
+    ['OPTIONS *', (_, t) => signedRaw('OPTIONS', '*', t)],
+  ];
+
+  it(`${cases.length} requests sent as written`, { timeout: 60_000 }, async () => {
+    const sides = await Promise.all(
+      [reference.url, mock.url].map(async (url) => {
+        const side = new Side(url);
+        const [a, b] = [body(), body()];
+        const ids: string[] = [];
+        for (const text of [a, b]) {
+          const created = await sendRaw(url, signedRaw('POST', USERS, text));
+          ids.push((created.body as { id: string }).id);
+        }
+        side.normalize(JSON.stringify(ids));
+        const [idA = '', idB = ''] = ids;
+        return { side, addressed: { url, authority: new URL(url).host, a: idA, b: idB } };
+      }),
+    );
+    const differences: string[] = [];
+    const table: string[] = [];
+    for (const [name, make] of cases) {
+      const text = body();
+      const [expected, actual] = await Promise.all(
+        sides.map(({ side, addressed }) => side.sendRaw(make(addressed, text))),
+      );
+      table.push(`${name}: reference ${expected?.status}, mock ${actual?.status}`);
+      try {
+        expect(actual).toEqual(expected);
+      } catch {
+        differences.push(
+          `${name}:\n  reference ${JSON.stringify(expected)}\n  mock      ${JSON.stringify(actual)}`,
+        );
+      }
+    }
+    console.log(table.join('\n'));
+    expect(differences.join('\n')).toBe('');
+  });
 });

@@ -22,6 +22,7 @@ import {
   serializeItem,
 } from 'structured-headers';
 import { bytesToBase64, bytesToHex } from './encoding.js';
+import type { TargetUri } from './request-target.js';
 
 /** The only algorithm accepted (RFC 9421 §3.3.3), keyed with the secret key's UTF-8 bytes. */
 export const MESSAGE_SIGNATURE_ALGORITHM = 'hmac-sha256';
@@ -87,8 +88,11 @@ export interface MessageSignatureHeaders {
 /** A request as received, for verification. */
 export interface ReceivedMessage {
   method: string;
-  /** The absolute target URI as received: `scheme://host[:port]/path?query`. */
-  url: string | URL;
+  /**
+   * The target URI the request is routed by (request-target.ts, `routedTarget`): its components are the
+   * derived components. A string is parsed, and normalized, as a WHATWG URL.
+   */
+  url: string | TargetUri;
   /** A field's value by lowercase name (repeated fields joined with `, `), or undefined. */
   header: (name: string) => string | undefined;
   /** The exact bytes received; empty when there is no body. */
@@ -245,7 +249,7 @@ export function randomNonce(): string {
 
 function componentValue(
   item: Item,
-  url: URL,
+  url: TargetUri,
   method: string,
   header: (name: string) => string | undefined,
 ): string {

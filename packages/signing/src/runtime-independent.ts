@@ -36,3 +36,9 @@ export {
   signatureBaseFor,
   type VerifyMessageSignatureOptions,
 } from './message-signature.js';
+export {
+  type ReceivedTarget,
+  type RoutedTarget,
+  routedTarget,
+  type TargetUri,
+} from './request-target.js';

@@ -54,6 +54,7 @@ describe('Web Crypto entry point (src/index.ts)', () => {
       'json.ts',
       'message-signature-web.ts',
       'message-signature.ts',
+      'request-target.ts',
       'runtime-independent.ts',
       'web-crypto.ts',
     ]);
@@ -85,6 +86,7 @@ describe('Web Crypto entry point (src/index.ts)', () => {
       'decideMessageSignature',
       'formatAuthorization',
       'parseAuthorization',
+      'routedTarget',
       'sign',
       'signBody',
       'signMessage',
@@ -106,6 +108,7 @@ describe("the signer entry point's Web Crypto side (src/signer-web.ts)", () => {
       'json.ts',
       'message-signature-web.ts',
       'message-signature.ts',
+      'request-target.ts',
       'signer-web.ts',
       'signer.ts',
       'web-crypto.ts',
@@ -145,6 +148,7 @@ describe('node entry point (src/node.ts)', () => {
       'decideMessageSignature',
       'formatAuthorization',
       'parseAuthorization',
+      'routedTarget',
       'signBodySync',
       'signMessageSync',
       'signQuerySync',
@@ -160,5 +164,6 @@ describe('node entry point (src/node.ts)', () => {
     expect(nodeEntry.formatAuthorization).toBe(index.formatAuthorization);
     expect(nodeEntry.DEFAULT_SIGNATURE_OPTIONS).toBe(index.DEFAULT_SIGNATURE_OPTIONS);
     expect(nodeEntry.signatureBaseFor).toBe(index.signatureBaseFor);
+    expect(nodeEntry.routedTarget).toBe(index.routedTarget);
   });
 });

@@ -114,7 +114,9 @@ export function authenticate(
     if (!verifySync(body, presented.signature, credential.secretKey, signature)) {
       return refuse('wrong-signature', presented.publicKey);
     }
-    const { refused, nonce } = checkMessageSignature(receivedMessage(req, body), {
+    const target = res.locals.target;
+    if (!target) throw new Error('authenticate runs after routeOnTarget (http/request-target.ts)');
+    const { refused, nonce } = checkMessageSignature(receivedMessage(req, target, body), {
       publicKey: presented.publicKey,
       credential,
       maxAgeSeconds: messageSignatureMaxAgeSeconds,

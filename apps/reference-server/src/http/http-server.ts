@@ -56,6 +56,9 @@ export function createHttpServer(
       requestTimeout: timeouts.requestTimeoutMs,
       keepAliveTimeout: timeouts.keepAliveTimeoutMs,
       connectionsCheckingInterval: timeouts.checkEveryMs,
+      // An HTTP/1.1 request without Host is answered by the app (http/request-target.ts), with
+      // the 400 problem of a malformed Host, rather than by Node with an empty 400.
+      requireHostHeader: false,
     },
     app,
   );

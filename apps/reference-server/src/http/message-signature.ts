@@ -3,6 +3,7 @@ import {
   decideMessageSignature,
   type ReceivedMessage,
   type MessageSignatureRefusal as SigningRefusal,
+  type TargetUri,
   verifyMessageSignatureSync,
 } from '@institution-api/signing/node';
 import type { Request } from 'express';
@@ -36,16 +37,20 @@ export type MessageSignatureOutcome =
   | { refused?: undefined; nonce?: NonceClaim };
 
 /**
- * The request as RFC 9421 sees it: the target URI it was sent to, rebuilt from the scheme of the
- * connection (`req.protocol`: http unless TLS ends here, or a proxy trusted by `trust proxy` says
- * so), the `Host` header and the path and query exactly as received (`req.originalUrl`), so that
- * `@path` and `@target-uri` are what the client signed; its fields by lowercase name, repeated
- * ones joined with ", " (as Node joins them); and the exact body bytes.
+ * The request as RFC 9421 sees it: the target URI it is routed by (`target`, from
+ * request-target.ts: the path and query as routed, the authority never from a `Host` that is not
+ * one), so that `@path`, `@query`, `@authority` and `@target-uri` are what the router acts on; its
+ * fields by lowercase name, repeated ones joined with ", " (as Node joins them); and the exact body
+ * bytes.
  */
-export function receivedMessage(req: Request, body: Uint8Array): ReceivedMessage {
+export function receivedMessage(
+  req: Request,
+  target: TargetUri,
+  body: Uint8Array,
+): ReceivedMessage {
   return {
     method: req.method,
-    url: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`,
+    url: target,
     header: (name) => {
       const value = req.headers[name];
       return Array.isArray(value) ? value.join(', ') : value;

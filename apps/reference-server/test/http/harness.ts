@@ -47,6 +47,8 @@ export interface SendOptions {
    * or the options to change; none when absent.
    */
   messageSignature?: true | Partial<Omit<MessageSignatureOptions, 'keyId' | 'secretKey'>>;
+  /** The URL the message signature is made for: the server's base URL and `path` unless given. */
+  messageSignatureUrl?: string;
 }
 
 /** A signed request as sent, to be sent again as it is (a replay) or changed. */
@@ -72,6 +74,69 @@ export interface TestServer {
 }
 
 /**
+ * The one signed request of the server's tests: `method path` with `options.body`, signed by
+ * `options.as` (`null`: not signed) over the exact bytes sent, and with an RFC 9421 message
+ * signature for `options.messageSignatureUrl` (`baseUrl` + `path` by default) when asked. For a
+ * server this file did not start, too (a process, behind HAProxy).
+ */
+export function prepareRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: Omit<SendOptions, 'as'> & {
+    as: Pick<InstitutionCredential, 'publicKey' | 'secretKey'> | null;
+  },
+): Captured {
+  const {
+    body,
+    as: signer,
+    signature,
+    headers = {},
+    messageSignature,
+    messageSignatureUrl,
+  } = options;
+  const payload =
+    body === undefined
+      ? undefined
+      : typeof body === 'string' || body instanceof Uint8Array
+        ? body
+        : JSON.stringify(body);
+  const signedMessage =
+    signer && messageSignature
+      ? signMessageSync(
+          {
+            method,
+            url: messageSignatureUrl ?? `${baseUrl}${path}`,
+            ...(payload === undefined ? {} : { body: payload }),
+          },
+          {
+            keyId: signer.publicKey,
+            secretKey: signer.secretKey,
+            ...(messageSignature === true ? {} : messageSignature),
+          },
+        )
+      : {};
+  return {
+    method,
+    path,
+    body: payload,
+    headers: {
+      ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(signer
+        ? {
+            authorization: formatAuthorization(
+              signer,
+              signSync(payload ?? '', signer.secretKey, signature),
+            ),
+          }
+        : {}),
+      ...signedMessage,
+      ...headers,
+    },
+  };
+}
+
+/**
  * Starts `createApp` on an ephemeral port with a real in-memory SQLite database (one per test file) and three institutions, capturing the JSON logs in memory.
  * `wrapStorage` lets a test break a dependency on purpose; `shareWith` reuses a running test
  * server's database, for a second app with other options.
@@ -92,6 +157,8 @@ export async function startTestServer(
     /** The app's clock (ms), for message signatures' `created`. */
     now?: () => number;
     messageSignatureMaxAgeSeconds?: number;
+    /** PUBLIC_ORIGIN: the origin a message signature's `@scheme` and `@authority` are checked against. */
+    publicOrigin?: string;
   } = {},
 ): Promise<TestServer> {
   const shared = options.shareWith;
@@ -118,53 +185,19 @@ export async function startTestServer(
     ...(options.messageSignatureMaxAgeSeconds
       ? { messageSignatureMaxAgeSeconds: options.messageSignatureMaxAgeSeconds }
       : {}),
+    ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}),
   });
   const server = createHttpServer(app, options.timeouts).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   function prepare(method: string, path: string, sendOptions: SendOptions = {}): Captured {
-    const { body, as, signature, headers = {}, messageSignature } = sendOptions;
-    const signer = as === undefined ? institutions[0] : as;
-    const payload =
-      body === undefined
-        ? undefined
-        : typeof body === 'string' || body instanceof Uint8Array
-          ? body
-          : JSON.stringify(body);
-    const signedMessage =
-      signer && messageSignature
-        ? signMessageSync(
-            {
-              method,
-              url: `${baseUrl}${path}`,
-              ...(payload === undefined ? {} : { body: payload }),
-            },
-            {
-              keyId: signer.publicKey,
-              secretKey: signer.secretKey,
-              ...(messageSignature === true ? {} : messageSignature),
-            },
-          )
-        : {};
-    return {
-      method,
-      path,
-      body: payload,
-      headers: {
-        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(signer
-          ? {
-              authorization: formatAuthorization(
-                signer,
-                signSync(payload ?? '', signer.secretKey, signature ?? options.signature),
-              ),
-            }
-          : {}),
-        ...signedMessage,
-        ...headers,
-      },
-    };
+    const signer = sendOptions.as === undefined ? institutions[0] : sendOptions.as;
+    return prepareRequest(baseUrl, method, path, {
+      ...sendOptions,
+      as: signer ?? null,
+      ...(sendOptions.signature || !options.signature ? {} : { signature: options.signature }),
+    });
   }
 
   async function sendCaptured(captured: Captured, change: Partial<Captured> = {}): Promise<Answer> {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { TargetUri } from '@institution-api/signing';
 import { type HttpHandler, http } from 'msw';
 import {
   createMockService,
@@ -70,10 +71,15 @@ export function createMockHandlers(options: MockHandlersOptions): MockHandlers {
 
 /**
  * The one MSW handler of a mock service: every request matching `path` (an MSW path: `*` for any
- * URL) is answered by `service`.
+ * URL) is answered by `service`, routed by `target` when given (the mock server's, for the one
+ * request it handles) or else by the request's URL.
  */
-export function serviceHandler(service: MockService, path: string): HttpHandler {
-  return http.all(path, ({ request }) => service.handle(request));
+export function serviceHandler(
+  service: MockService,
+  path: string,
+  target?: TargetUri,
+): HttpHandler {
+  return http.all(path, ({ request }) => service.handle(request, target));
 }
 
 /**

@@ -7,7 +7,9 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { maxBodyBytes } from '@institution-api/types/http';
+import { routedTarget, type TargetUri } from '@institution-api/signing';
+import { maxBodyBytes, problemKinds } from '@institution-api/types/http';
+import { problemAnswer } from '../service/answers.js';
 import {
   createMockService,
   type MockService,
@@ -20,6 +22,11 @@ export interface MockServerOptions extends Omit<MockServiceOptions, 'basePath'> 
   port?: number;
   /** The address to listen on; 127.0.0.1 by default (this machine only). */
   host?: string;
+  /**
+   * The origin clients call the mock at (`https://mock.example.com`), as the reference server's
+   * PUBLIC_ORIGIN: a message signature's `@scheme` and `@authority` are its own; none by default.
+   */
+  publicOrigin?: string;
 }
 
 /** A listening mock server. */
@@ -42,7 +49,9 @@ export interface MockServer {
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
   const service = createMockService(options);
   const host = options.host ?? '127.0.0.1';
-  let loading: Promise<(request: Request) => Promise<Response | undefined>> | undefined;
+  let loading:
+    | Promise<(request: Request, target: TargetUri) => Promise<Response | undefined>>
+    | undefined;
   const answer = () => {
     loading ??= (async () => {
       const [{ getResponse }, { serviceHandler }] = await Promise.all([
@@ -50,23 +59,45 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
         import('../msw/handlers.js'),
       ]);
       await service.warm();
-      const handlers = [serviceHandler(service, '*')];
-      return (request: Request) => getResponse(handlers, request);
+      // A handler per request: it routes by that request's target, which its URL cannot carry.
+      return (request: Request, target: TargetUri) =>
+        getResponse([serviceHandler(service, '*', target)], request);
     })();
     return loading;
   };
-  const server = createServer(async (req, res) => {
+  /**
+   * The answer to a request whose body was read: routed as the reference server routes it
+   * (http/request-target.ts there, the same `routedTarget`), so with the same 400s, whatever
+   * Host says.
+   */
+  const respond = async (req: IncomingMessage, body: Uint8Array<ArrayBuffer>) => {
+    const routed = routedTarget({
+      method: req.method ?? 'GET',
+      target: req.url ?? '/',
+      host: req.headersDistinct.host,
+      scheme: 'http',
+      hostRequired: req.httpVersion !== '1.0',
+      publicOrigin: options.publicOrigin,
+      connection: req.socket,
+    });
+    if (routed.refused) {
+      return problemAnswer(problemKinds.malformedRequest, routed.detail, req.url ?? '/');
+    }
+    const handle = await answer();
+    const response = await handle(toRequest(req, routed.target, body), routed.target);
+    return response ?? new Response(null, { status: 404 });
+  };
+  // An HTTP/1.1 request without Host is answered by `respond`, as the reference server answers it.
+  const server = createServer({ requireHostHeader: false }, async (req, res) => {
     try {
-      const request = await toRequest(req, host);
-      const respond = await answer();
-      const response = (await respond(request)) ?? new Response(null, { status: 404 });
-      const body = new Uint8Array(await response.arrayBuffer());
+      const response = await respond(req, await readBody(req));
+      const answerBody = new Uint8Array(await response.arrayBuffer());
       res.statusCode = response.status;
       response.headers.forEach((value, name) => {
         res.setHeader(name, value);
       });
-      res.setHeader('content-length', body.length);
-      res.end(body);
+      res.setHeader('content-length', answerBody.length);
+      res.end(answerBody);
     } catch {
       // A request the Fetch API cannot represent (a malformed header value): the caller's.
       res.statusCode = 400;
@@ -104,27 +135,33 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   };
 }
 
-/**
- * The request as a Fetch `Request`: the URL it was sent to (its `Host` and exact target, which a
- * message signature's `@path` or `@target-uri` covers), its headers, and its body, read up to one
- * byte past the limit (enough for the mock to answer `413`).
- */
-async function toRequest(req: IncomingMessage, host: string): Promise<Request> {
+/** The body, read up to one byte past the limit (enough for the mock to answer `413`). */
+async function readBody(req: IncomingMessage) {
   const chunks: Buffer[] = [];
   let length = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     if (length <= maxBodyBytes) chunks.push(chunk);
     length += chunk.length;
   }
-  const body = Buffer.concat(chunks).subarray(0, maxBodyBytes + 1);
+  return Buffer.concat(chunks).subarray(0, maxBodyBytes + 1);
+}
+
+/**
+ * The request as a Fetch `Request`: its target URI (which the service routes by as `target`
+ * says, since a `Request`'s URL normalizes the path), its headers, and its body.
+ */
+function toRequest(
+  req: IncomingMessage,
+  target: TargetUri,
+  body: Uint8Array<ArrayBuffer>,
+): Request {
   const headers = new Headers();
   for (let index = 0; index < req.rawHeaders.length; index += 2) {
     headers.append(req.rawHeaders[index] as string, req.rawHeaders[index + 1] as string);
   }
-  const authority = req.headers.host ?? host;
   const method = req.method ?? 'GET';
   const hasBody = body.length > 0 && method !== 'GET' && method !== 'HEAD';
-  return new Request(`http://${authority}${req.url ?? '/'}`, {
+  return new Request(target.href, {
     method,
     headers,
     ...(hasBody ? { body } : {}),

@@ -10,6 +10,7 @@ import {
   decideMessageSignature,
   parseAuthorization,
   type SignatureOptions,
+  type TargetUri,
   verify,
   verifyMessageSignature,
 } from '@institution-api/signing';
@@ -21,8 +22,8 @@ export const defaultMessageSignatureMaxAgeSeconds = DEFAULT_MAX_SKEW_SECONDS;
 /** A request as the check needs it. */
 export interface SignedRequest {
   method: string;
-  /** The absolute URL the request was sent to. */
-  url: string;
+  /** The target URI the request is routed by (`routedTarget`), or the URL it was sent to. */
+  url: string | TargetUri;
   headers: Headers;
   /** The exact bytes received. */
   body: Uint8Array;

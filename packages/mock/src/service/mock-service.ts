@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { TargetUri } from '@institution-api/signing';
 import { type OpenApiDocument, openapiDocument, type UserInput } from '@institution-api/types';
 import {
   forcedAnswer,
@@ -46,8 +47,13 @@ export interface MockServiceOptions extends AuthenticatorOptions {
 
 /** A running mock service. */
 export interface MockService {
-  /** The answer to `request`, as the reference server would give it. */
-  handle(request: Request): Promise<Response>;
+  /**
+   * The answer to `request`, as the reference server would give it. `target` is the target URI
+   * it is routed by, when the request came over the wire (`routedTarget` of
+   * `@institution-api/signing`: the path exactly as received, which a Fetch `Request`'s URL
+   * normalizes); the request's URL otherwise.
+   */
+  handle(request: Request, target?: TargetUri): Promise<Response>;
   /** Forgets every user and every message-signature nonce: a fresh service. */
   reset(): void;
   /** Compiles the spec's validators now (they are compiled on the first request otherwise). */
@@ -85,8 +91,8 @@ export function createMockService(options: MockServiceOptions): MockService {
   });
   const basePath = (options.basePath ?? '').replace(/\/$/, '');
 
-  const handle = async (request: Request): Promise<Response> => {
-    const url = new URL(request.url);
+  const handle = async (request: Request, target?: TargetUri): Promise<Response> => {
+    const url = target ?? new URL(request.url);
     const instance = url.pathname;
     const path = url.pathname.startsWith(basePath)
       ? url.pathname.slice(basePath.length)
@@ -142,7 +148,7 @@ export function createMockService(options: MockServiceOptions): MockService {
 
     const institution = await authenticate({
       method: request.method,
-      url: request.url,
+      url,
       headers: request.headers,
       body: raw,
     });
@@ -201,7 +207,7 @@ export function createMockService(options: MockServiceOptions): MockService {
       ? [refused]
       : await validate(operation, {
           values,
-          query: url.searchParams,
+          query: new URLSearchParams(url.search),
           headers: request.headers,
           body,
         });
