@@ -74,6 +74,13 @@ export interface Config {
    */
   sandboxPrefer: boolean;
   /**
+   * Whether a start on a database with no institution creates the demo institution and prints its
+   * key pair (spec Assumptions, "Credentials"): under `npm start`, not with NODE_ENV=production
+   * (the production image), which has no default credentials: its key pairs are issued with the
+   * `credentials` command or provisioned by INSTITUTION_CREDENTIALS.
+   */
+  demoInstitution: boolean;
+  /**
    * CREDENTIALS_ENCRYPTION_KEY (`current`, base64 of 32 bytes): the key the institutions' secret
    * keys are encrypted with in the database; required with PostgreSQL, and the same for every
    * process on one database. Unset on the embedded database: a key file beside it.
@@ -175,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       const value = oneOf('SANDBOX_PREFER', read('SANDBOX_PREFER'), ['1', '0'], 'unset' as const);
       return value === 'unset' ? read('NODE_ENV') !== 'production' : value === '1';
     }, false),
+    demoInstitution: read('NODE_ENV') !== 'production',
     encryptionKeys: {},
   };
   try {

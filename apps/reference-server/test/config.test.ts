@@ -16,8 +16,14 @@ describe('loadConfig', () => {
       corsAllowOrigins: [],
       metricsPort: undefined,
       sandboxPrefer: true,
+      demoInstitution: true,
       encryptionKeys: {},
     });
+  });
+
+  test('the demo institution: under npm start, never with NODE_ENV=production', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).demoInstitution).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).demoInstitution).toBe(false);
   });
 
   test('SANDBOX_PREFER: on unless NODE_ENV=production, where SANDBOX_PREFER=1 turns it on', () => {
@@ -66,6 +72,7 @@ describe('loadConfig', () => {
       corsAllowOrigins: ['https://docs.example.com', 'http://localhost:8081'],
       metricsPort: 9464,
       sandboxPrefer: true,
+      demoInstitution: true,
       encryptionKeys: {
         current: {
           key,
