@@ -36,3 +36,7 @@ export {
   signatureBaseFor,
   type VerifyMessageSignatureOptions,
 } from './message-signature.js';
+export {
+  WEB_CRYPTO_UNAVAILABLE,
+  WebCryptoUnavailableError,
+} from './subtle-crypto.js';

@@ -55,6 +55,7 @@ describe('Web Crypto entry point (src/index.ts)', () => {
       'message-signature-web.ts',
       'message-signature.ts',
       'runtime-independent.ts',
+      'subtle-crypto.ts',
       'web-crypto.ts',
     ]);
   });
@@ -82,6 +83,8 @@ describe('Web Crypto entry point (src/index.ts)', () => {
       'DEFAULT_SIGNATURE_OPTIONS',
       'MAX_NONCE_LENGTH',
       'MESSAGE_SIGNATURE_ALGORITHM',
+      'WEB_CRYPTO_UNAVAILABLE',
+      'WebCryptoUnavailableError',
       'decideMessageSignature',
       'formatAuthorization',
       'parseAuthorization',
@@ -108,6 +111,7 @@ describe("the signer entry point's Web Crypto side (src/signer-web.ts)", () => {
       'message-signature.ts',
       'signer-web.ts',
       'signer.ts',
+      'subtle-crypto.ts',
       'web-crypto.ts',
     ]);
   });
@@ -142,6 +146,8 @@ describe('node entry point (src/node.ts)', () => {
       'DEFAULT_SIGNATURE_OPTIONS',
       'MAX_NONCE_LENGTH',
       'MESSAGE_SIGNATURE_ALGORITHM',
+      'WEB_CRYPTO_UNAVAILABLE',
+      'WebCryptoUnavailableError',
       'decideMessageSignature',
       'formatAuthorization',
       'parseAuthorization',
