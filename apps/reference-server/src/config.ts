@@ -19,8 +19,8 @@ export interface Config {
   port: number;
   /**
    * HOST: the address to listen on, default 127.0.0.1. The server speaks plain HTTP and the
-   * signature scheme allows replays (spec Assumptions, "Replay"), and a fresh start prints a working demo
-   * key pair, so by default it is reachable from this machine only. Set HOST=0.0.0.0 (or `::`) in
+   * signature scheme allows replays (spec Assumptions, "Replay"), and a fresh `npm start` prints a
+   * working demo key pair, so by default it is reachable from this machine only. Set HOST=0.0.0.0 (or `::`) in
    * a container or behind a TLS-terminating proxy.
    */
   host: string;
