@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 
 /** The repository's root directory. */
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -244,28 +245,106 @@ export function contractChanges(base, revision) {
 /** @param {string} segment */
 const decodePointer = (segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~');
 
+/** The fields of a path item that are operations (OpenAPI 3.1, Path Item Object). */
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
 /**
  * Where a change is: `POST /api/v1/external/users` and the rest of the pointer below the
- * operation (`requestBody/content/...`), or the document's section (`servers`, `info`, ...).
+ * operation (`requestBody/content/...`); `path /api/v1/external/users/{id}` and the rest below
+ * the path item, for what applies to each of its operations (its `parameters`); or the
+ * document's section (`servers`, `info`, ...).
  *
  * @param {string} pointer a change's `path`
  * @returns {{ scope: string; rest: string[]; method?: string; path?: string }}
  */
 export function scopeOf(pointer) {
   const segments = pointer.replace(/^#\/?/, '').split('/').map(decodePointer);
-  const [section, path, method] = segments;
-  if (section === 'paths' && path !== undefined && method !== undefined) {
+  const [section, path, field] = segments;
+  if (section === 'paths' && path !== undefined && field !== undefined && METHODS.has(field)) {
     return {
-      scope: `${method.toUpperCase()} ${path}`,
-      method: method.toUpperCase(),
+      scope: `${field.toUpperCase()} ${path}`,
+      method: field.toUpperCase(),
       path,
       rest: segments.slice(3),
     };
   }
-  if (segments[0] === 'paths' && segments.length === 2) {
-    return { scope: `path ${segments[1]}`, path: segments[1], rest: [] };
+  if (section === 'paths' && path !== undefined) {
+    return { scope: `path ${path}`, path, rest: segments.slice(2) };
   }
   return { scope: segments[0] || 'document', rest: segments.slice(1) };
+}
+
+/** Parsed YAML (or JSON) files, by absolute path: each side of a report names its file. */
+const documents = new Map();
+
+/**
+ * The value at `pointer` in `file` (relative to the repository's root, as Redocly reports it),
+ * `$ref`s followed, to another file too (the multi-file source); undefined when it cannot be read.
+ *
+ * @param {string} file @param {string} pointer
+ * @returns {any}
+ */
+function valueAt(file, pointer) {
+  const path = resolve(root, file);
+  if (!documents.has(path)) {
+    try {
+      documents.set(path, parse(readFileSync(path, 'utf8')));
+    } catch {
+      documents.set(path, undefined);
+    }
+  }
+  let value = documents.get(path);
+  for (const segment of pointer.replace(/^#\/?/, '').split('/').filter(Boolean)) {
+    value = value?.[decodePointer(segment)];
+  }
+  return resolved(file, value);
+}
+
+/**
+ * `value` itself, or what its `$ref` points to (`#/components/parameters/Prefer` in the same
+ * file, `../components/parameters/Prefer.yaml` beside it).
+ *
+ * @param {string} file the file `value` is in @param {any} value
+ */
+function resolved(file, value) {
+  const ref = value?.$ref;
+  if (typeof ref !== 'string') return value;
+  const [target, pointer = ''] = ref.split('#');
+  return valueAt(target ? join(dirname(file), target) : file, pointer);
+}
+
+/**
+ * The parameters a change under `parameters` is about, each as the document declares it
+ * (`{ name, in, … }`): the list's, when a whole list was added or removed; else the one
+ * parameter, found from the change's side (the parameter itself, or the parameter a changed
+ * property of it belongs to).
+ *
+ * @param {Change} change @param {string[]} below the pointer's segments after `parameters`
+ * @returns {any[]}
+ */
+function parametersOf(change, below) {
+  const side = change.revision ?? change.base;
+  if (!side) return [];
+  if (below.length === 0 && Array.isArray(side.value)) {
+    return side.value.map((parameter) => resolved(side.file, parameter));
+  }
+  if (!side.pointer) return [];
+  // The side's pointer is the changed node in its file; the parameter is as many levels up as
+  // the change's path goes below it, and one more for a changed property.
+  const up = below.length - 1 + (change.property === undefined ? 0 : 1);
+  const segments = side.pointer.replace(/^#\/?/, '').split('/').filter(Boolean);
+  return [valueAt(side.file, `#/${segments.slice(0, segments.length - up).join('/')}`)];
+}
+
+/**
+ * A parameter as a reader finds it: where it goes and its name (`header \`Signature-Input\``).
+ *
+ * @param {any} parameter
+ */
+function parameterName(parameter) {
+  return typeof parameter?.name === 'string' && typeof parameter?.in === 'string'
+    ? `${parameter.in} \`${parameter.name}\``
+    : 'a parameter';
 }
 
 /** How a change's impact is said to a reader. */
@@ -314,8 +393,8 @@ function operationPart(rest, change) {
     return answer;
   }
   if (first === 'parameters') {
-    const name = (change.revision ?? change.base)?.value?.name;
-    return name ? `parameter \`${name}\`` : 'a parameter';
+    const [parameter] = parametersOf(change, more);
+    return more.length === 0 ? 'the parameters' : parameterName(parameter);
   }
   if (first === 'x-codeSamples') {
     const lang = (change.revision ?? change.base)?.value?.lang;
@@ -377,14 +456,20 @@ function actionOf(change) {
  * @param {Change} change a change of {@link contractChanges}
  * @returns {ChangeInWords}
  */
-export function changeInWords(change) {
-  const { scope, rest, method } = scopeOf(change.path);
+function changeInWords(change) {
+  const { scope, rest, method, path } = scopeOf(change.path);
   const value = (change.revision ?? change.base)?.value;
   let area = scope;
   /** @type {string} */
   let subject;
   if (method) {
     subject = operationPart(rest, change);
+  } else if (path !== undefined) {
+    area = path;
+    subject =
+      rest.length === 0
+        ? 'the path'
+        : `${operationPart(rest, change)} (every operation of the path)`;
   } else if (scope === 'servers') {
     area = 'Servers';
     subject = value?.url ? `server \`${value.url}\`` : 'the servers';
@@ -408,6 +493,25 @@ export function changeInWords(change) {
 }
 
 /**
+ * {@link changeInWords}, with a list of parameters added or removed whole told as each of its
+ * parameters (`header \`Signature-Input\`: added`), since each is a change a client sees.
+ *
+ * @param {Change} change a change of {@link contractChanges}
+ * @returns {ChangeInWords[]}
+ */
+export function changesInWords(change) {
+  const { rest } = scopeOf(change.path);
+  const whole = change.typeName === 'ParameterList' && rest.length === 1;
+  const parameters = whole ? parametersOf(change, []) : [];
+  if (parameters.length === 0) return [changeInWords(change)];
+  const words = changeInWords(change);
+  return parameters.map((parameter) => ({
+    ...words,
+    subject: words.subject.replace('the parameters', parameterName(parameter)),
+  }));
+}
+
+/**
  * The record of a release's changes that `npm run release:version` keeps in
  * `released/changes/<version>.json`, and the docs' changelog page lists: each change between the
  * last release and the contract about to be released, in words, as rated at that release (only
@@ -423,6 +527,6 @@ export function releaseRecord(base, revision) {
     version: versions.revision,
     since: versions.base,
     comparedBy: `redocly diff ${redoclyVersion}`,
-    changes: changes.map(changeInWords),
+    changes: changes.flatMap(changesInWords),
   };
 }

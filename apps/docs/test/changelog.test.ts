@@ -93,10 +93,11 @@ describe('the changelog of this repository', { timeout: 60_000 }, () => {
   });
 });
 
-/** A copy of the spec's sources with `edit` applied to UserInput; returns its root file. */
-function editedSpec(
-  edit: (schema: { properties: Record<string, unknown>; required: string[] }) => void,
-) {
+// biome-ignore lint/suspicious/noExplicitAny: parsed YAML; each edit knows the shape of its file
+type Yaml = Record<string, any>;
+
+/** A copy of the spec's sources with `edits` (file under openapi/ → a mutation) applied; returns its root file. */
+function editedSpec(edits: Record<string, (document: Yaml) => void>) {
   const copy = mkdtempSync(join(tmpdir(), 'changelog-spec-'));
   copies.push(copy);
   for (const entry of [
@@ -108,21 +109,24 @@ function editedSpec(
   ]) {
     cpSync(join(openapi, entry), join(copy, entry), { recursive: true });
   }
-  const file = join(copy, 'components', 'schemas', 'UserInput.yaml');
-  const schema = parse(readFileSync(file, 'utf8'));
-  edit(schema);
-  writeFileSync(file, stringify(schema));
+  for (const [file, edit] of Object.entries(edits)) {
+    const document = parse(readFileSync(join(copy, file), 'utf8'));
+    edit(document);
+    writeFileSync(join(copy, file), stringify(document));
+  }
   return join(copy, 'openapi.yaml');
 }
 
 describe('a breaking change', { timeout: 60_000 }, () => {
   it('reads as breaking, with its operation, its field and the diff rule’s words', () => {
-    const revision = editedSpec((schema) => {
-      schema.properties = {
-        nickname: { description: 'A nickname.', type: 'string' },
-        ...schema.properties,
-      };
-      schema.required.push('nickname');
+    const revision = editedSpec({
+      'components/schemas/UserInput.yaml': (schema) => {
+        schema.properties = {
+          nickname: { description: 'A nickname.', type: 'string' },
+          ...schema.properties,
+        };
+        schema.required.push('nickname');
+      },
     });
     const data = changelogData({ revision });
     const breaking = data.unreleased.changes.filter(({ impact }) => impact === 'breaking');
@@ -134,6 +138,41 @@ describe('a breaking change', { timeout: 60_000 }, () => {
       details: ['Properties became required: `nickname`.'],
     });
     expect(pageOf(data)).toContain('<span class="impact breaking">');
+  });
+});
+
+describe('parameters', { timeout: 60_000 }, () => {
+  it('each added, removed or changed one is named with where it goes, path-level ones too', () => {
+    const header = (name: string) => ({ name, in: 'header', schema: { type: 'string' } });
+    const revision = editedSpec({
+      // a list of two added to the path (so to each of its operations)
+      'paths/api_v1_external_users.yaml': (item) => {
+        item.parameters = [header('Traceparent'), header('Tracestate')];
+      },
+      // one added to the path's list; the operation's whole list of three removed
+      'paths/api_v1_external_users_{id}.yaml': (item) => {
+        item.parameters.push({ name: 'locale', in: 'query', schema: { type: 'string' } });
+        delete item.put.parameters;
+      },
+      'components/parameters/Prefer.yaml': (parameter) => {
+        parameter.required = true;
+      },
+    });
+    // Against the contract as it is, as release:version records a release's changes.
+    const words = releaseRecord(join(openapi, 'dist', 'openapi.yaml'), revision)
+      .changes.filter(({ subject }) => /^(header|query) /.test(subject))
+      .map(({ area, subject, action, impact }) => `${area}: ${subject}: ${action} (${impact})`);
+    expect(words.sort()).toEqual(
+      [
+        '/api/v1/external/users: header `Traceparent` (every operation of the path): added (compatible)',
+        '/api/v1/external/users: header `Tracestate` (every operation of the path): added (compatible)',
+        '/api/v1/external/users/{id}: query `locale` (every operation of the path): added (compatible)',
+        'PUT /api/v1/external/users/{id}: header `Signature-Input`: removed (breaking)',
+        'PUT /api/v1/external/users/{id}: header `Signature`: removed (breaking)',
+        'PUT /api/v1/external/users/{id}: header `Content-Digest`: removed (breaking)',
+        'POST /api/v1/external/users: header `Prefer`: `required` changed from `false` to `true` (breaking)',
+      ].sort(),
+    );
   });
 });
 

@@ -87,10 +87,11 @@ export interface AppDependencies {
  * With `metrics`, every answer is counted in them (metrics/request-metrics.ts); they are served on a
  * listener of their own (metrics/metrics-server.ts), never by this app.
  *
- * `/` and `/docs/` redirect to the docs at `/docs`. The docs page (2.6 MB) and the spec files are
- * sent compressed (br or gzip, as the client accepts); the API's answers are not: they are small,
- * and compressing what mixes a caller's input with stored data is how BREACH-style attacks read
- * secrets out of a response.
+ * `/` and `/docs/` redirect to the docs at `/docs`. The docs page (2.6 MB), the files beside it
+ * and the spec files are sent compressed (br or gzip, as the client accepts); the API's answers
+ * are not: they are small, and compressing what mixes a caller's input with stored data is how
+ * BREACH-style attacks read secrets out of a response. No site may frame the docs' pages (see
+ * http/published-files.ts).
  */
 export function createApp(deps: AppDependencies): Express {
   const app = express();
@@ -103,7 +104,10 @@ export function createApp(deps: AppDependencies): Express {
   if (deps.corsAllowOrigins?.length) app.use(corsForOrigins(deps.corsAllowOrigins));
 
   const unauthenticated = express.Router({ caseSensitive: true, strict: true });
-  const compressed = compression();
+  // Every file served compressed is text (HTML, JSON, YAML), so each is compressed whatever its
+  // type: the default filter passes only types mime-db marks compressible, which
+  // `application/yaml` is not, so /openapi.yaml went out whole.
+  const compressed = compression({ filter: () => true });
   unauthenticated
     .route('/')
     .get((_req, res) => res.redirect(302, '/docs'))

@@ -19,8 +19,8 @@ export interface Config {
   port: number;
   /**
    * HOST: the address to listen on, default 127.0.0.1. The server speaks plain HTTP and the
-   * signature scheme allows replays (spec Assumptions, "Replay"), and a fresh start prints a working demo
-   * key pair, so by default it is reachable from this machine only. Set HOST=0.0.0.0 (or `::`) in
+   * signature scheme allows replays (spec Assumptions, "Replay"), and a fresh `npm start` prints a
+   * working demo key pair, so by default it is reachable from this machine only. Set HOST=0.0.0.0 (or `::`) in
    * a container or behind a TLS-terminating proxy.
    */
   host: string;
@@ -80,6 +80,13 @@ export interface Config {
    * `npm start` gives, except with NODE_ENV=production (the production image), where it is off.
    */
   sandboxPrefer: boolean;
+  /**
+   * Whether a start on a database with no institution creates the demo institution and prints its
+   * key pair (spec Assumptions, "Credentials"): under `npm start`, not with NODE_ENV=production
+   * (the production image), which has no default credentials: its key pairs are issued with the
+   * `credentials` command or provisioned by INSTITUTION_CREDENTIALS.
+   */
+  demoInstitution: boolean;
   /**
    * CREDENTIALS_ENCRYPTION_KEY (`current`, base64 of 32 bytes): the key the institutions' secret
    * keys are encrypted with in the database; required with PostgreSQL, and the same for every
@@ -183,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       const value = oneOf('SANDBOX_PREFER', read('SANDBOX_PREFER'), ['1', '0'], 'unset' as const);
       return value === 'unset' ? read('NODE_ENV') !== 'production' : value === '1';
     }, false),
+    demoInstitution: read('NODE_ENV') !== 'production',
     encryptionKeys: {},
   };
   try {

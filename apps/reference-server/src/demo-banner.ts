@@ -11,6 +11,16 @@ export function exampleUser(): UserInput {
   return example.value;
 }
 
+/**
+ * The one line a production start (NODE_ENV=production) logs on a database with no institution,
+ * where no demo pair is made: how to issue a key pair (README "Credentials").
+ */
+export const noInstitutionInProduction =
+  'no institution, and NODE_ENV=production makes no demo one: issue a key pair with ' +
+  '`node bin/institution-api-server.js credentials issue --institution "Name"` ' +
+  '(in the repository: `npm run credentials -w @institution-api/reference-server -- issue --institution "Name"`) ' +
+  'or set INSTITUTION_CREDENTIALS; until then every request is refused 401';
+
 /** `value` as one single-quoted shell word. */
 export function shellQuote(value: string): string {
   return `'${value.replaceAll("'", `'\\''`)}'`;

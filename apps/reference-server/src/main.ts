@@ -6,7 +6,7 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import { logCredentialEvents } from './credentials/credential-events.js';
 import { EncryptionKeyError } from './credentials/encryption-key.js';
 import { issueCredential } from './credentials/issue-credential.js';
-import { startBanner } from './demo-banner.js';
+import { noInstitutionInProduction, startBanner } from './demo-banner.js';
 import { createHttpServer } from './http/http-server.js';
 import { createLogger, flushLogs } from './logger.js';
 import { createMetrics } from './metrics/metrics.js';
@@ -21,7 +21,8 @@ import type { InstitutionCredential, Storage } from './storage/types.js';
  * `npm start`: read the configuration from the environment, install the stop signals, open the
  * database (embedded SQLite in `data/` unless DATABASE_URL says otherwise; its secrets encrypted
  * with CREDENTIALS_ENCRYPTION_KEY or the key file), provision INSTITUTION_CREDENTIALS (never
- * reviving a revoked key), create a demo institution when there is none at all, and listen.
+ * reviving a revoked key), create a demo institution when there is none at all (except with
+ * NODE_ENV=production: there, log how to issue a key pair), and listen.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -77,7 +78,11 @@ async function serve(
     );
   }
   let demo: InstitutionCredential | undefined;
-  if ((await storage.countInstitutions()) === 0) {
+  const noInstitution = (await storage.countInstitutions()) === 0;
+  // Production has no default credentials: the operator issues them (spec Assumptions,
+  // "Credentials").
+  if (noInstitution && !config.demoInstitution) logger.warn(noInstitutionInProduction);
+  else if (noInstitution) {
     const issued = await issueCredential(storage, 'Demo institution', {
       actor: 'start',
       reason: 'demo institution: no institution was configured',

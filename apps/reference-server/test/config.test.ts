@@ -17,8 +17,14 @@ describe('loadConfig', () => {
       publicOrigin: undefined,
       metricsPort: undefined,
       sandboxPrefer: true,
+      demoInstitution: true,
       encryptionKeys: {},
     });
+  });
+
+  test('the demo institution: under npm start, never with NODE_ENV=production', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).demoInstitution).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).demoInstitution).toBe(false);
   });
 
   test('SANDBOX_PREFER: on unless NODE_ENV=production, where SANDBOX_PREFER=1 turns it on', () => {
@@ -69,6 +75,7 @@ describe('loadConfig', () => {
       publicOrigin: 'https://api.example.com',
       metricsPort: 9464,
       sandboxPrefer: true,
+      demoInstitution: true,
       encryptionKeys: {
         current: {
           key,

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatAuthorization, signBodySync } from '@institution-api/signing/node';
 import { describe, expect, test } from 'vitest';
+import { exampleUser } from '../src/demo-banner.js';
+import { openStorage } from '../src/storage/open-storage.js';
 import { mainJs, startBuiltServer } from './crash/built-server.js';
 
 const credential = {
@@ -45,6 +47,46 @@ describe('node dist/main.js', () => {
     } finally {
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
+    }
+  });
+
+  test('NODE_ENV=production on an empty database: no key pair, one line saying how to issue one, 401', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'reference-server-production-'));
+    try {
+      const server = await startBuiltServer({ DATABASE_URL: dir, NODE_ENV: 'production' });
+      try {
+        const out = server.stdout();
+        expect(out).not.toMatch(/public key:|secret key:|curl /);
+        const lines = out.split('\n').filter((line) => line.includes('credentials issue'));
+        expect(lines).toHaveLength(1);
+        expect(JSON.parse(lines[0] ?? '')).toMatchObject({
+          level: 'warn',
+          msg: expect.stringContaining('INSTITUTION_CREDENTIALS'),
+        });
+        // Any key at all, the demo's way of signing included: nothing is accepted.
+        const { text: body, signature } = signBodySync(exampleUser(), credential.secretKey);
+        const answer = await fetch(`${server.baseUrl}/api/v1/external/users`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: formatAuthorization(credential, signature),
+          },
+          body,
+        });
+        expect(answer.status).toBe(401);
+      } finally {
+        server.child.kill('SIGTERM');
+        expect(await server.exited).toBe(0);
+      }
+      const storage = await openStorage(dir, { defaultDataDir: '/nonexistent' });
+      try {
+        expect(await storage.listCredentials()).toEqual([]);
+        expect(await storage.countInstitutions()).toBe(0);
+      } finally {
+        await storage.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 

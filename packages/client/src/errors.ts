@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { WEB_CRYPTO_UNAVAILABLE } from '@institution-api/signing';
 import type { Problem } from '@institution-api/types';
 
 /**
@@ -16,8 +17,16 @@ import type { Problem } from '@institution-api/types';
  * - `aborted`: the caller's own `AbortSignal` fired; never retried.
  * - `invalid-response`: a success status whose body is not a JSON object (a proxy's HTML page,
  *   an empty body), so there is no user to read.
+ * - `signing-unavailable`: the request could not be signed here, so nothing was sent: no Web
+ *   Crypto (`crypto.subtle`), which browsers give only to pages in a secure context (README,
+ *   "Browsers"). Never retried.
  */
-export type UsersClientErrorKind = 'network' | 'timeout' | 'aborted' | 'invalid-response';
+export type UsersClientErrorKind =
+  | 'network'
+  | 'timeout'
+  | 'aborted'
+  | 'invalid-response'
+  | 'signing-unavailable';
 
 /**
  * A call that got no usable answer. `createUser`/`updateUser` return it as `error` (they never
@@ -34,6 +43,23 @@ export class UsersClientError extends Error {
     super(message, options);
     this.kind = kind;
   }
+}
+
+/**
+ * The client's error for a signature that cannot be made in this runtime (the signing package's
+ * `WebCryptoUnavailableError`), with what a page's developer must do; any other `error` is
+ * thrown on, as a programming error.
+ */
+export function signingUnavailable(error: unknown): UsersClientError {
+  if ((error as { code?: unknown } | null)?.code !== WEB_CRYPTO_UNAVAILABLE) throw error;
+  return new UsersClientError(
+    'signing-unavailable',
+    'Cannot sign the request, so it was not sent: Web Crypto (crypto.subtle) is not available ' +
+      'here. Browsers give it only to pages in a secure context: serve the page over HTTPS or ' +
+      'from localhost. Better, do not sign in a page at all (anyone who loads it can read the ' +
+      'secret key): sign in your backend or through `institution-api sign-proxy`.',
+    { cause: error },
+  );
 }
 
 /**

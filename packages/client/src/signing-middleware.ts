@@ -29,6 +29,7 @@ import {
   type MessageSigner,
 } from '@institution-api/signing/signer';
 import type { Middleware } from 'openapi-fetch';
+import { signingUnavailable } from './errors.js';
 
 /** Credentials plus the hash and encoding the service is configured for. */
 export interface SigningMiddlewareOptions extends Credentials {
@@ -127,9 +128,14 @@ export function signingMiddleware({ authorize, signMessage }: RequestSigning): M
   return {
     async onRequest({ request, params }) {
       const body = request.body === null ? null : new Uint8Array(await request.arrayBuffer());
-      const authorization = authorize(body ?? JSON.stringify(params.query ?? {}));
+      let authorization: string;
+      try {
+        authorization = await authorize(body ?? JSON.stringify(params.query ?? {}));
+      } catch (error) {
+        throw signingUnavailable(error);
+      }
       // A Request made with `new Request` (openapi-fetch's) has mutable headers.
-      request.headers.set('Authorization', await authorization);
+      request.headers.set('Authorization', authorization);
       if (signMessage !== undefined) {
         const { method, url } = request;
         const fields = await signMessage({ method, url, body: body ?? undefined });

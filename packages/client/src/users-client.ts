@@ -9,7 +9,13 @@ import type { MessageSignatureHeaders, SignatureOptions } from '@institution-api
 import type { paths, UserCreated, UserInput, UserUpdated } from '@institution-api/types';
 import createClient, { type Client } from 'openapi-fetch';
 import { sendWithRetries } from './attempts.js';
-import { type ClientError, isRecord, toHttpProblem, UsersClientError } from './errors.js';
+import {
+  type ClientError,
+  isRecord,
+  signingUnavailable,
+  toHttpProblem,
+  UsersClientError,
+} from './errors.js';
 import { createResilientFetch, type FetchLike } from './resilient-fetch.js';
 import { type RetryOptions, resolveRetry } from './retry-policy.js';
 import { createRequestSigning, signingMiddleware } from './signing-middleware.js';
@@ -250,8 +256,14 @@ export function usersClientOver(
     // A header name or value HTTP refuses is a programming error: throw it now, not inside an
     // attempt, where it would read as a network failure.
     if (extra !== undefined) new Headers(extra);
-    const signed = authorize(text);
-    const authorization = typeof signed === 'string' ? signed : await signed;
+    let authorization: string;
+    try {
+      const signed = authorize(text);
+      authorization = typeof signed === 'string' ? signed : await signed;
+    } catch (error) {
+      // Nothing can be signed in this runtime: said now, never sent or retried.
+      return { error: signingUnavailable(error), response: undefined };
+    }
     const exchange: Exchange = {
       method,
       url,

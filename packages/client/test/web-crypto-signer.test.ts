@@ -4,9 +4,6 @@
  * Promises. Vitest resolves the `node` side, so this file swaps in the published Web Crypto
  * module (the `default` condition's file) to keep that path tested.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseAuthorization, verify } from '@institution-api/signing';
 import type { MiddlewareCallbackParams } from 'openapi-fetch';
 import { describe, expect, it, vi } from 'vitest';
@@ -16,13 +13,9 @@ import { CREDENTIALS, momoAccountUser, userCreatedNew, userUpdated } from './sup
 import { verdictOf } from './support/message-signature.js';
 import { json, recordingFetch } from './support/recording-fetch.js';
 
-vi.mock('@institution-api/signing/signer', async () => {
-  const manifest = createRequire(import.meta.url).resolve('@institution-api/signing/package.json');
-  const { exports } = (await import(pathToFileURL(manifest).href, { with: { type: 'json' } }))
-    .default as { exports: Record<string, { default: { default: string } }> };
-  const file = join(dirname(manifest), exports['./signer']?.default.default ?? '');
-  return import(pathToFileURL(file).href);
-});
+vi.mock('@institution-api/signing/signer', async () =>
+  (await import('./support/web-crypto-signer.js')).webCryptoSigner(),
+);
 
 describe('on the Web Crypto side of the signer', () => {
   it('is really that side', async () => {

@@ -24,18 +24,9 @@ import {
   type VerifyMessageSignatureOptions,
   verdictOf,
 } from './message-signature.js';
+import { subtle } from './subtle-crypto.js';
 
 const utf8 = new TextEncoder();
-
-function subtle(): SubtleCrypto {
-  const api = globalThis.crypto?.subtle;
-  if (api === undefined) {
-    throw new Error(
-      'Web Crypto (globalThis.crypto.subtle) is not available; use @institution-api/signing/node',
-    );
-  }
-  return api;
-}
 
 async function digestOf(algorithm: ContentDigestAlgorithm, body: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(

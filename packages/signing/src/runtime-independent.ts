@@ -42,3 +42,7 @@ export {
   routedTarget,
   type TargetUri,
 } from './request-target.js';
+export {
+  WEB_CRYPTO_UNAVAILABLE,
+  WebCryptoUnavailableError,
+} from './subtle-crypto.js';

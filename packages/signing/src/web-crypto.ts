@@ -14,6 +14,7 @@ import {
 } from './algorithms.js';
 import { bytesToBase64, bytesToHex, decodeSignature, messageBytes } from './encoding.js';
 import { bodyText, queryText } from './json.js';
+import { subtle } from './subtle-crypto.js';
 
 /**
  * Importing a CryptoKey costs about as much as the HMAC itself, and a client or server uses
@@ -25,16 +26,6 @@ import { bodyText, queryText } from './json.js';
 export const KEY_CACHE_LIMIT = 64;
 
 const keyCache = new Map<string, Promise<CryptoKey>>();
-
-function subtle(): SubtleCrypto {
-  const api = globalThis.crypto?.subtle;
-  if (api === undefined) {
-    throw new Error(
-      'Web Crypto (globalThis.crypto.subtle) is not available; use @institution-api/signing/node',
-    );
-  }
-  return api;
-}
 
 function hmacKey(secretKey: string, algorithm: SignatureAlgorithm): Promise<CryptoKey> {
   // Algorithms never contain ':', so the pair maps to the cache key unambiguously.

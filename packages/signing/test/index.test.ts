@@ -56,6 +56,7 @@ describe('Web Crypto entry point (src/index.ts)', () => {
       'message-signature.ts',
       'request-target.ts',
       'runtime-independent.ts',
+      'subtle-crypto.ts',
       'web-crypto.ts',
     ]);
   });
@@ -83,6 +84,8 @@ describe('Web Crypto entry point (src/index.ts)', () => {
       'DEFAULT_SIGNATURE_OPTIONS',
       'MAX_NONCE_LENGTH',
       'MESSAGE_SIGNATURE_ALGORITHM',
+      'WEB_CRYPTO_UNAVAILABLE',
+      'WebCryptoUnavailableError',
       'decideMessageSignature',
       'formatAuthorization',
       'parseAuthorization',
@@ -111,6 +114,7 @@ describe("the signer entry point's Web Crypto side (src/signer-web.ts)", () => {
       'request-target.ts',
       'signer-web.ts',
       'signer.ts',
+      'subtle-crypto.ts',
       'web-crypto.ts',
     ]);
   });
@@ -145,6 +149,8 @@ describe('node entry point (src/node.ts)', () => {
       'DEFAULT_SIGNATURE_OPTIONS',
       'MAX_NONCE_LENGTH',
       'MESSAGE_SIGNATURE_ALGORITHM',
+      'WEB_CRYPTO_UNAVAILABLE',
+      'WebCryptoUnavailableError',
       'decideMessageSignature',
       'formatAuthorization',
       'parseAuthorization',

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { signMessage } from '../src/message-signature-web.js';
+import { WEB_CRYPTO_UNAVAILABLE, WebCryptoUnavailableError } from '../src/subtle-crypto.js';
 import {
   clearKeyCache,
   KEY_CACHE_LIMIT,
@@ -75,5 +77,29 @@ describe('Web Crypto: CryptoKey cache', () => {
     expect(new Set(results).size).toBe(1);
     expect(keyCacheSize()).toBe(1);
     expect(imports).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('Web Crypto: where there is none (a page over plain HTTP, not from localhost)', () => {
+  afterEach(() => {
+    clearKeyCache();
+    vi.unstubAllGlobals();
+  });
+
+  it('every signature and digest rejects with the one error, saying why and what to do', async () => {
+    // What an insecure context has: random values, no `subtle`.
+    vi.stubGlobal('crypto', { getRandomValues: crypto.getRandomValues.bind(crypto) });
+    const unavailable = {
+      name: 'WebCryptoUnavailableError',
+      code: WEB_CRYPTO_UNAVAILABLE,
+      message: expect.stringMatching(/secure context: served over HTTPS or from localhost/),
+    };
+    await expect(sign('{}', SECRET)).rejects.toBeInstanceOf(WebCryptoUnavailableError);
+    await expect(sign('{}', SECRET)).rejects.toMatchObject(unavailable);
+    await expect(verify('{}', '0'.repeat(64), SECRET)).rejects.toMatchObject(unavailable);
+    const message = { method: 'POST', url: 'https://x.test/u', body: '{}' };
+    await expect(signMessage(message, { keyId: 'pk', secretKey: SECRET })).rejects.toMatchObject(
+      unavailable,
+    );
   });
 });

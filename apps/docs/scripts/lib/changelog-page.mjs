@@ -19,7 +19,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  changeInWords,
+  changesInWords,
   contractChanges,
   redoclyVersion,
   root,
@@ -104,7 +104,7 @@ export function changelogData(where = {}) {
       since: versions.base,
       planned: versions.revision,
       comparedBy,
-      changes: changes.map(changeInWords),
+      changes: changes.flatMap(changesInWords),
       changesets: pendingChangesets(join(repository, '.changeset')),
     },
     releases,

@@ -1,30 +1,47 @@
+import { openapiDocument } from '@institution-api/types';
+import { contractHeaderFields } from '@institution-api/types/http';
 import type { RequestHandler } from 'express';
 
+const fields = contractHeaderFields(openapiDocument);
 /**
- * What a listed origin may send: the interface's two methods, signed (the Authorization header,
- * and the RFC 9421 message signature with the body's digest), with a JSON body.
+ * This server's own request id (http/request-context.ts): taken from a caller that sends one
+ * (the client's `headers` option), echoed in every answer. Not a field of the contract.
  */
+const requestIdField = 'X-Request-Id';
+/** What a listed origin may send: the interface's two methods. */
 const allowedMethods = 'POST, PUT';
-const allowedHeaders = 'Authorization, Content-Type, Signature-Input, Signature, Content-Digest';
 /**
- * What a listed origin may read beyond the CORS-safelisted headers: the wait of a 429 or a 503,
- * and the institution's budget when a rate limit is set (http/rate-limit.ts).
+ * The request header fields a listed origin may send: every one the spec declares (the signature's
+ * `Authorization`, `Content-Type`, and the header parameters: the RFC 9421 message signature's
+ * fields and the sandbox's `Prefer`), and the request id. A field missing here fails the call in
+ * the browser as a network error, before it reaches the server.
  */
-const exposedHeaders = 'Retry-After, RateLimit, RateLimit-Policy';
+const allowedHeaders = [...fields.request, requestIdField].join(', ');
+/**
+ * What a listed origin may read beyond the CORS-safelisted headers: the request id, and every
+ * field the spec documents on an answer (the wait of a 429 or a 503, the institution's budget
+ * when a rate limit is set), except CORS's own.
+ */
+const exposedHeaders = [
+  requestIdField,
+  ...fields.response.filter((name) => !/^access-control-/i.test(name)),
+].join(', ');
 /** How long a browser may reuse a preflight's answer, in seconds. */
 const preflightMaxAgeSeconds = '600';
 
 /**
- * CORS for a docs page hosted on another origin (spec: Assumptions,
- * "CORS"), installed only when `CORS_ALLOW_ORIGINS` lists origins. The docs and their console
- * are normally served by this server itself (same origin, no CORS needed).
+ * CORS for a page on another origin (a docs page hosted elsewhere, a page calling through the
+ * client) (spec: Assumptions, "CORS"), installed only when `CORS_ALLOW_ORIGINS` lists origins.
+ * The docs and their console are normally served by this server itself (same origin, no CORS
+ * needed).
  *
  * A request from a listed origin gets `Access-Control-Allow-Origin` naming that origin on every
  * answer (errors included, so the page can read the problem); its preflight (`OPTIONS` with
- * `Access-Control-Request-Method`) answers `204` allowing `POST` and `PUT` with `Authorization`,
- * `Content-Type`, `Signature-Input`, `Signature` and `Content-Digest`. Any other origin gets no CORS header at all, so its browser refuses the
- * call; its preflight goes on to the route, which answers `405` as for any `OPTIONS`. No
- * credentials (cookies) are involved: the signature is the authentication.
+ * `Access-Control-Request-Method`) answers `204` allowing `POST` and `PUT` with
+ * `allowedHeaders`, and every other answer exposes `exposedHeaders`. Any other origin gets no
+ * CORS header at all, so its browser refuses the call; its preflight goes on to the route, which
+ * answers `405` as for any `OPTIONS`. No credentials (cookies) are involved: the signature is the
+ * authentication.
  *
  * @see https://fetch.spec.whatwg.org/#http-cors-protocol
  */

@@ -65,6 +65,18 @@ export function docsSibling(page: string | undefined, name: keyof typeof docsSib
   return page && join(dirname(page), name);
 }
 
+/**
+ * The headers of every page this server serves (the docs, whose console takes a secret key, and
+ * the changelog): no other site may frame them, so none can overlay them to steer a click or a
+ * key typed in (clickjacking). `frame-ancestors` works only in a header: a `<meta>` policy, as the
+ * pages carry, ignores it; `X-Frame-Options` is for browsers older than CSP 2. A second policy
+ * beside the page's own only restricts further.
+ */
+const pageHeaders = {
+  'Content-Security-Policy': "frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+} as const;
+
 /** A built file of the docs, or a 404 problem that says how to build it. */
 export function docsFile(file: string | undefined, type: string, what: string): RequestHandler {
   return (_req, res, next) => {
@@ -76,6 +88,7 @@ export function docsFile(file: string | undefined, type: string, what: string): 
         ),
       );
     }
+    if (type === 'html') res.set(pageHeaders);
     res.type(type).sendFile(file, (error) => error && next(error));
   };
 }

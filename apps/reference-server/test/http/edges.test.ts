@@ -3,14 +3,13 @@ import { type IncomingHttpHeaders, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { httpTimeouts } from '../../src/http/http-server.js';
 import { newUser, schemaErrors, startTestServer, type TestServer } from './harness.js';
 
 let server: TestServer;
 let docsDir: string;
-/** A docs page large enough to be worth compressing, and easy to recognize whole. */
+/** A docs page, easy to recognize whole. */
 const page = `<!doctype html><title>docs</title>${'<p>Ghana Card number</p>\n'.repeat(4000)}`;
 const changelog = '<!doctype html><title>Changelog</title><p>1.1.0</p>';
 
@@ -34,7 +33,7 @@ afterAll(async () => {
   if (docsDir) await rm(docsDir, { recursive: true, force: true });
 });
 
-/** A GET with node:http, which (unlike fetch) neither follows redirects nor decompresses. */
+/** A GET with node:http, which (unlike fetch) does not follow redirects. */
 function get(
   path: string,
   headers: Record<string, string> = {},
@@ -113,37 +112,6 @@ describe('the files beside the docs page, served at the root as its relative lin
   test('POST /changelog.html: 405', async () => {
     const answer = await server.send('POST', '/changelog.html', { body: {} });
     expect(answer.status).toBe(405);
-  });
-});
-
-describe('the docs are sent compressed to a client that accepts it', () => {
-  test.each([
-    ['gzip', gunzipSync],
-    ['br', brotliDecompressSync],
-  ])('Accept-Encoding: %s', async (encoding, decompress) => {
-    const answer = await get('/docs', { 'accept-encoding': encoding });
-    expect(answer.status).toBe(200);
-    expect(answer.headers['content-encoding']).toBe(encoding);
-    expect(answer.headers.vary).toMatch(/accept-encoding/i);
-    expect(answer.body.length).toBeLessThan(page.length / 10);
-    expect(decompress(answer.body).toString()).toBe(page);
-  });
-
-  test('without Accept-Encoding, as it is', async () => {
-    const answer = await get('/docs');
-    expect(answer.headers['content-encoding']).toBeUndefined();
-    expect(answer.body.toString()).toBe(page);
-  });
-
-  test('the spec too; the API answers are not compressed', async () => {
-    const spec = await get('/openapi.json', { 'accept-encoding': 'gzip' });
-    expect(spec.headers['content-encoding']).toBe('gzip');
-    const created = await server.send('POST', '/api/v1/external/users', {
-      body: newUser(),
-      headers: { 'accept-encoding': 'gzip, br' },
-    });
-    expect(created.status).toBe(201);
-    expect(created.headers.get('content-encoding')).toBeNull();
   });
 });
 

@@ -9,6 +9,7 @@
  */
 import type { FieldError } from '../index.js';
 import type { OpenApiDocument } from '../openapi-document.js';
+import { isObject, resolve } from './local-ref.js';
 
 /** What a `Prefer` header asks of a sandbox (RFC 7240 preferences `code` and `example`). */
 export interface SandboxPreference {
@@ -51,25 +52,6 @@ export function parsePrefer(header: string | null | undefined): SandboxPreferenc
     if (name === 'example') preference.example = value;
   }
   return preference;
-}
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** A local `$ref` of the document, followed until it is not one. */
-function resolve(document: OpenApiDocument, value: unknown): unknown {
-  let current = value;
-  for (let hops = 0; isObject(current) && typeof current.$ref === 'string' && hops < 16; hops++) {
-    const ref = current.$ref as string;
-    if (!ref.startsWith('#/')) break;
-    current = ref
-      .slice(2)
-      .split('/')
-      .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
-      .reduce<unknown>((node, segment) => (isObject(node) ? node[segment] : undefined), document);
-  }
-  return current;
 }
 
 /** The operation with this `operationId`, and its responses by status. */

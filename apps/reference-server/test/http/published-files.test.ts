@@ -1,0 +1,105 @@
+/**
+ * What the server publishes beside the API (http/published-files.ts): every file is sent
+ * compressed to a client that accepts it, and no other site may frame the docs' pages.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { type IncomingHttpHeaders, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { specFiles } from '../../src/http/published-files.js';
+import { newUser, startTestServer, type TestServer } from './harness.js';
+
+let server: TestServer;
+let docsDir: string;
+/** Docs files large enough to be worth compressing, and easy to recognize whole. */
+const page = `<!doctype html><title>docs</title>${'<p>Ghana Card number</p>\n'.repeat(4000)}`;
+const changelog = `<!doctype html><title>Changelog</title>${'<li>header Prefer: added</li>\n'.repeat(200)}`;
+const collection = JSON.stringify({ item: Array(200).fill({ name: 'Create a user' }) });
+
+beforeAll(async () => {
+  docsDir = await mkdtemp(join(tmpdir(), 'reference-server-published-'));
+  await writeFile(join(docsDir, 'index.html'), page);
+  await writeFile(join(docsDir, 'changelog.html'), changelog);
+  await writeFile(join(docsDir, 'institution-api.postman_collection.json'), collection);
+  server = await startTestServer({ docsPage: join(docsDir, 'index.html') });
+});
+afterAll(async () => {
+  await server?.close();
+  if (docsDir) await rm(docsDir, { recursive: true, force: true });
+});
+
+/** A GET with node:http, which (unlike fetch) does not decompress. */
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(`${server.baseUrl}${path}`, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** Every published file, and the bytes it must arrive as. */
+const published: [path: string, bytes: () => Promise<Buffer | string>][] = [
+  ['/docs', async () => page],
+  ['/changelog.html', async () => changelog],
+  ['/institution-api.postman_collection.json', async () => collection],
+  ['/openapi.yaml', () => readFile(specFiles.yaml)],
+  ['/openapi.json', () => readFile(specFiles.json)],
+];
+const encodings = [
+  ['gzip', gunzipSync],
+  ['br', brotliDecompressSync],
+] as const;
+
+describe('every published file is sent compressed to a client that accepts it', () => {
+  test.each(
+    published.flatMap(([path, bytes]) =>
+      encodings.map(([encoding, decompress]) => [path, encoding, bytes, decompress] as const),
+    ),
+  )('GET %s, Accept-Encoding: %s', async (path, encoding, bytes, decompress) => {
+    const answer = await get(path, { 'accept-encoding': encoding });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBe(encoding);
+    expect(answer.headers.vary).toMatch(/accept-encoding/i);
+    const whole = Buffer.from(await bytes());
+    expect(answer.body.length).toBeLessThan(whole.length / 3);
+    expect(decompress(answer.body).equals(whole)).toBe(true);
+  });
+
+  test.each(published)('GET %s without Accept-Encoding: as it is', async (path, bytes) => {
+    const answer = await get(path);
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.body.equals(Buffer.from(await bytes()))).toBe(true);
+  });
+
+  test('the API answers are not compressed', async () => {
+    const created = await server.send('POST', '/api/v1/external/users', {
+      body: newUser(),
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('content-encoding')).toBeNull();
+  });
+});
+
+describe("no other site may frame the docs' pages", () => {
+  test.each(['/docs', '/changelog.html'])(
+    'GET %s: frame-ancestors none and X-Frame-Options DENY, as headers',
+    async (path) => {
+      const answer = await get(path, { 'accept-encoding': 'gzip' });
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-security-policy']).toBe("frame-ancestors 'none'");
+      expect(answer.headers['x-frame-options']).toBe('DENY');
+    },
+  );
+});

@@ -1,0 +1,129 @@
+/**
+ * The client in a browser (README, "Browsers"), in headless Chromium, against the reference server
+ * on another origin with CORS_ALLOW_ORIGINS listing the page's:
+ * - from a secure context (a page on http://127.0.0.1), the header fields the README teaches pass
+ *   CORS: a create with `X-Request-Id` (`201`, the id readable), `Prefer: code=503` (the forced
+ *   `503`, its `Retry-After` readable), an update (`200`);
+ * - from a page over plain HTTP on another name (`http://lan.test`, as a LAN address would be),
+ *   no `crypto.subtle`: the call resolves with `signing-unavailable`, and nothing is sent.
+ * The page is bundled by esbuild for the browser, so the signer is the Web Crypto side.
+ */
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import {
+  type RunningServer,
+  startReferenceServer,
+} from '@institution-api/test-support/reference-server';
+import { build } from 'esbuild';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/** A name that is not localhost, resolved by Chromium to this machine: not a secure context. */
+const lanName = 'lan.test';
+const credential = {
+  institution: 'Browser Bank',
+  publicKey: 'pk_browser_test',
+  secretKey: 'sk_browser_test_0123456789abcdef',
+};
+
+let pages: Server;
+let port: number;
+let api: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  const bundle = await build({
+    entryPoints: [fileURLToPath(new URL('./browser/page.ts', import.meta.url))],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  });
+  const files: Record<string, [string, string]> = {
+    '/': ['text/html', '<!doctype html><script type="module" src="/page.js"></script>'],
+    '/page.js': ['text/javascript', bundle.outputFiles[0]?.text ?? ''],
+  };
+  pages = createServer((req, res) => {
+    const file = files[new URL(req.url ?? '/', 'http://x').pathname];
+    res.writeHead(file ? 200 : 404, { 'content-type': file?.[0] ?? 'text/plain' });
+    res.end(file?.[1] ?? 'not found');
+  });
+  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+  port = (pages.address() as AddressInfo).port;
+  api = await startReferenceServer({
+    credentials: [credential],
+    env: { CORS_ALLOW_ORIGINS: `http://127.0.0.1:${port},http://${lanName}:${port}` },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await api?.stop();
+  await new Promise<void>((resolve) => (pages ? pages.close(() => resolve()) : resolve()));
+});
+
+/** Opens the page at `origin`; resolves with its results and the requests it sent to the API. */
+async function visit(origin: string) {
+  browser ??= await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      `--host-resolver-rules=MAP ${lanName} 127.0.0.1`,
+    ],
+  });
+  const page = await browser.newPage();
+  const toApi: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(api.url)) toApi.push(`${request.method()} ${request.url()}`);
+  });
+  const query = new URLSearchParams({ api: api.url, ...credential });
+  await page.goto(`${origin}/?${query}`);
+  await page.waitForFunction(() => window.results !== undefined, undefined, { timeout: 60_000 });
+  const results = await page.evaluate(() => window.results);
+  await page.close();
+  return { results, toApi };
+}
+
+describe.skipIf(!existsSync(chromiumPath) && !process.env.CI)('the client in Chromium', () => {
+  it('from a secure context on another origin: X-Request-Id and Prefer pass CORS, the answers’ fields are readable', {
+    timeout: 120_000,
+  }, async () => {
+    const { results, toApi } = await visit(`http://127.0.0.1:${port}`);
+    expect(results).toEqual({
+      secureContext: true,
+      subtle: 'object',
+      created: 201,
+      requestId: 'page-create-1',
+      forced: { kind: 'http', message: undefined, status: 503 },
+      retryAfter: '1',
+      updated: 200,
+    });
+    // Each call once (retry: false), preflights included: no call failed and was sent again.
+    expect(toApi.filter((line) => !line.startsWith('OPTIONS'))).toHaveLength(3);
+  });
+
+  it('over plain HTTP from another name than localhost: no Web Crypto, the call resolves with signing-unavailable and sends nothing', {
+    timeout: 120_000,
+  }, async () => {
+    const { results, toApi } = await visit(`http://${lanName}:${port}`);
+    expect(results).toEqual({
+      secureContext: false,
+      subtle: 'undefined',
+      created: {
+        kind: 'signing-unavailable',
+        status: undefined,
+        message: expect.stringMatching(
+          /Web Crypto \(crypto\.subtle\) is not available[\s\S]*serve the page over HTTPS or from localhost[\s\S]*sign in your backend/,
+        ),
+      },
+    });
+    expect(toApi).toEqual([]);
+  });
+});
