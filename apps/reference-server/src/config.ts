@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { SignatureAlgorithm, SignatureEncoding } from '@institution-api/signing';
+import { defaultShutdownDrainMs, parseShutdownDrainMs } from '@institution-api/types/server-stop';
 import type { Level } from 'pino';
 import {
   type EncryptionKey,
@@ -176,8 +177,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       defaultMessageSignatureMaxAgeSeconds,
     ),
     shutdownDrainMs: check(
-      () => integerIn('SHUTDOWN_DRAIN_MS', read('SHUTDOWN_DRAIN_MS'), 0, 600_000, 10_000),
-      10_000,
+      () => parseShutdownDrainMs(read('SHUTDOWN_DRAIN_MS')),
+      defaultShutdownDrainMs,
     ),
     rateLimitPerMinute: check(() => {
       const limit = integerIn('RATE_LIMIT_PER_MINUTE', read('RATE_LIMIT_PER_MINUTE'), 0, 1e6, 0);

@@ -1,4 +1,5 @@
-import type { Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
+import { type Drainable, drainable } from '@institution-api/types/server-stop';
 import type { Logger } from 'pino';
 import { flushLogs } from './logger.js';
 import type { Storage } from './storage/types.js';
@@ -51,22 +52,9 @@ export function handleStopSignals(options: {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   let stopSignalAt: number | undefined;
   let storage: Storage | undefined;
-  let server: Server | undefined;
+  // The API's listener, drained as the mock server drains (@institution-api/types/server-stop).
+  let api: Drainable | undefined;
   let metricsServer: Server | undefined;
-  // Responses not yet sent when the signal comes: told to close their connection once done.
-  const inFlight = new Set<ServerResponse>();
-
-  const drain = (listening: Server) =>
-    new Promise<void>((resolve) => {
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-      listening.close(() => resolve());
-      listening.closeIdleConnections();
-      const deadline = setTimeout(() => {
-        logger.warn({ drainTimeoutMs }, 'drain deadline passed: closing remaining connections');
-        listening.closeAllConnections();
-      }, drainTimeoutMs);
-      deadline.unref();
-    });
 
   const closeMetrics = (listening: Server) => {
     listening.close();
@@ -112,8 +100,10 @@ export function handleStopSignals(options: {
       },
       drainTimeoutMs + storageCloseTimeoutMs + logFlushTimeoutMs + 1_000,
     );
-    logger.info({ signal, inFlight: inFlight.size }, 'stopping: draining in-flight requests');
-    if (server) await drain(server);
+    logger.info({ signal, inFlight: api?.inFlight ?? 0 }, 'stopping: draining in-flight requests');
+    await api?.drain(drainTimeoutMs, () =>
+      logger.warn({ drainTimeoutMs }, 'drain deadline passed: closing remaining connections'),
+    );
     if (metricsServer) closeMetrics(metricsServer);
     const closed = storage ? await closeStorage(storage) : true;
     logger.info('stopped');
@@ -134,12 +124,7 @@ export function handleStopSignals(options: {
       metricsServer = listening;
     },
     server(listening) {
-      server = listening;
-      listening.on('request', (_req, res: ServerResponse) => {
-        if (stopSignalAt !== undefined) res.setHeader('Connection', 'close');
-        inFlight.add(res);
-        res.once('close', () => inFlight.delete(res));
-      });
+      api = drainable(listening);
     },
   };
 }

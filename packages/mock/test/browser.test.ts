@@ -1,7 +1,9 @@
 /**
  * The mock in a browser: the handlers behind MSW's Service Worker (`setupWorker`) in headless
  * Chromium, called by the client with its Web Crypto signer, answer as in Node: `201`, `200` with
- * the stored details, `409`, a `400` naming the field, a forced `503` with `Retry-After`, a `401`.
+ * the stored details, `409`, a `400` naming the field, a forced `503` with `Retry-After`, a `401`;
+ * and, with `allowedOrigins`, a call from this page to another origin that does not list it fails
+ * as the browser fails it (a `TypeError`), one that lists it is answered.
  * The page is bundled by esbuild for the browser, so nothing of Node can reach it.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -73,6 +75,8 @@ it.skipIf(!existsSync(chromiumPath) && !process.env.CI)(
         forced: 503,
         retryAfter: '1',
         unsigned: 401,
+        crossOriginRefused: 'TypeError',
+        crossOriginAllowed: 401,
       });
     } finally {
       await browser.close();

@@ -1,7 +1,7 @@
 /**
  * A program that prints `listening on http://HOST:PORT` once it serves (the client's
- * `institution-api sign-proxy`), started in a process of its own as a user's shell starts it, for
- * the tests that reach it the way other tools do.
+ * `institution-api sign-proxy`, `institution-api-mock`), started in a process of its own as a
+ * user's shell starts it, for the tests that reach it the way other tools do.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -22,15 +22,34 @@ export interface ListeningProcess {
 /** The line the program prints once it serves; the first group is its address. */
 const listeningLine = /^listening on (http:\/\/\S+)$/m;
 
+/** How {@link startListeningProcess} starts the program, beyond its arguments. */
+export interface ListeningProcessOptions {
+  /** The executable; this Node by default (`npx`: the program as `npx <args>` runs it). */
+  command?: string;
+  /** The working directory; this process's by default. */
+  cwd?: string;
+  /**
+   * In a process group of its own, which its children keep even once re-parented, so a test can
+   * stop whatever is left of it (`process.kill(-child.pid)`).
+   */
+  detached?: boolean;
+}
+
 /**
- * Runs `node <args>` with `env` as its whole environment, and resolves once it prints
- * {@link listeningLine}; rejects with its output if it exits first.
+ * Runs `node <args>` (or `<command> <args>`) with `env` as its whole environment, and resolves
+ * once it prints {@link listeningLine}; rejects with its output if it exits first.
  */
 export async function startListeningProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
+  options: ListeningProcessOptions = {},
 ): Promise<ListeningProcess> {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(options.command ?? process.execPath, args, {
+    env,
+    cwd: options.cwd,
+    detached: options.detached,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const collect = (text: string) => {
     output += text;

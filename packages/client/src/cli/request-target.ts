@@ -17,9 +17,11 @@ export type ForwardedPath = { path: string; refused?: never } | { refused: strin
  * `/base/api/v1/external/users?x=1`, one slash between them whatever the target ends with.
  *
  * Only origin-form request targets (RFC 9112 section 3.2.1: a path starting with one `/`, then
- * an optional query) are forwarded. Refused, with the reason in words:
- * - absolute-form (`http://host/x`, how a client talks to a forward proxy): this proxy sends to
- *   its target only, so it does not pretend to reach the host the caller named;
+ * an optional query) are forwarded; an absolute-form one that names the proxy itself reaches
+ * here as its origin-form part (request-addressee.ts), one that names another host is refused
+ * before (`421`). Refused, with the reason in words:
+ * - absolute-form all the same (`http://host/x`, how a client talks to a forward proxy): this
+ *   proxy sends to its target only, so it does not pretend to reach the host the caller named;
  * - anything else not starting with `/` (`*`, `host:port`);
  * - a path starting with `//` (`//host:port/x`), which URL parsers read as a host name, also once
  *   percent-decoded (`/%2F%2Fhost`) or with backslashes (`/\host`);

@@ -10,6 +10,7 @@
  */
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
+import { stopRequested } from '@institution-api/types/server-stop';
 import { createRequestSigning } from '../signing-middleware.js';
 import { type CliIo, DEFAULT_API_URL, EXIT, SIGNING_HELP } from './cli-io.js';
 import {
@@ -19,6 +20,7 @@ import {
   signatureFlags,
   UsageError,
 } from './command-line.js';
+import { parseAllowedHost, parseAllowedOrigin } from './request-addressee.js';
 import { startSigningProxy } from './sign-proxy-server.js';
 
 /** What `sign-proxy` needs beyond the other commands' outside world. */
@@ -34,6 +36,7 @@ export interface SignProxyIo extends CliIo {
 export function signProxyUsage(): string {
   return `Usage:
   institution-api sign-proxy [--port N] [--host ADDRESS] [--target URL]
+                             [--allow-host NAME[:PORT]]... [--allow-origin ORIGIN]...
 
 Listens on http://127.0.0.1 and forwards every request it receives to the service, signed:
 Authorization: <INSTITUTION_PUBLIC_KEY>:<HMAC of the body's exact bytes> (GET and HEAD: of the
@@ -41,16 +44,26 @@ JSON-stringified query) and an RFC 9421 message signature (Content-Digest, Signa
 Signature) for the method and the service's URL replace any the request carries. The answer
 comes back unchanged. Point any HTTP tool at the address it prints:
   listening on http://127.0.0.1:PORT
+It signs only requests addressed to it: a Host other than 127.0.0.1:PORT, localhost:PORT,
+[::1]:PORT (or the --host address, or an --allow-host name) gets a 421 problem, so that a web page
+whose name resolves to this machine (DNS rebinding) cannot have requests signed; a request from a
+web page of another origin (its Origin header) gets a 403. Neither is signed or forwarded.
 It sends to the service only: the request's path is appended to the service's. A request target
-that is not such a path (http://host/..., //host/..., '..' above the service's path) gets a 400
-problem; a request it cannot forward, a 502 naming the cause. SIGTERM or Ctrl-C stops it after
-the requests in flight.
+that is not such a path (//host/..., '..' above the service's path, CONNECT) gets a 400 problem;
+one in absolute-form (http://127.0.0.1:PORT/...) is read as its path when it names the proxy
+itself, and gets a 421 otherwise. A request it cannot forward gets a 502 naming the cause.
+SIGTERM or Ctrl-C stops it after the requests in flight.
 
 Options:
   --port N                    port to listen on (default: any free port)
   --host ADDRESS              address to listen on (default 127.0.0.1); any other address lets
                               whoever reaches it send requests signed with your keys
   --target URL                the service's address (default INSTITUTION_API_URL)
+  --allow-host NAME[:PORT]    a further name it answers to, as tools send it in Host (a
+                              container's or a tunnel's name): NAME at any port, NAME:PORT at
+                              that port only; repeatable
+  --allow-origin ORIGIN       a web page's origin that may call it (https://docs.example.com);
+                              repeatable; pages of its own origin may by default
 ${SIGNING_HELP}`;
 }
 
@@ -83,6 +96,10 @@ async function run(args: string[], io: SignProxyIo): Promise<number> {
   const host = values.host ?? '127.0.0.1';
   const target = targetOf(values.target ?? (io.env.INSTITUTION_API_URL || DEFAULT_API_URL));
   const messageSignatures = messageSignaturesFlag(values);
+  const allowHosts = (values['allow-host'] ?? []).map((value) => usage(parseAllowedHost, value));
+  const allowOrigins = (values['allow-origin'] ?? []).map((value) =>
+    usage(parseAllowedOrigin, value),
+  );
   const signing = createRequestSigning({
     publicKey: requiredEnv(io.env, 'INSTITUTION_PUBLIC_KEY'),
     secretKey: requiredEnv(io.env, 'INSTITUTION_SECRET_KEY'),
@@ -100,6 +117,8 @@ async function run(args: string[], io: SignProxyIo): Promise<number> {
     signing,
     host,
     port,
+    allowHosts,
+    allowOrigins,
     log: (line) => io.stderr(`institution-api sign-proxy: ${line}\n`),
   }).catch((error: { code?: string; message?: string }) => {
     const why =
@@ -122,36 +141,6 @@ async function run(args: string[], io: SignProxyIo): Promise<number> {
   return EXIT.ok;
 }
 
-/** How often a proxy started by npm checks that npm is still there. */
-const parentCheckMs = 250;
-
-/**
- * Resolves on the first SIGTERM or SIGINT, and stops listening for them. Started by npm
- * (`npx institution-api sign-proxy … &`, an npm script: `npm_command` is set), it also resolves
- * with `'orphaned'` once its parent process has gone: npm passes SIGTERM on to the shell it runs
- * the command through, which exits without passing it on, so `kill <npm's PID>` would otherwise
- * leave the proxy running, re-parented, signing for whoever reaches it.
- */
-function stopRequested(
-  env: Record<string, string | undefined>,
-): Promise<NodeJS.Signals | 'orphaned'> {
-  return new Promise((resolve) => {
-    const parent = process.ppid;
-    const watch =
-      env.npm_command === undefined
-        ? undefined
-        : setInterval(() => {
-            if (process.ppid !== parent) stop('orphaned');
-          }, parentCheckMs).unref();
-    const stop = (why: NodeJS.Signals | 'orphaned') => {
-      clearInterval(watch);
-      process.off('SIGTERM', stop).off('SIGINT', stop);
-      resolve(why);
-    };
-    process.once('SIGTERM', stop).once('SIGINT', stop);
-  });
-}
-
 function parse(args: string[]) {
   try {
     return parseArgs({
@@ -160,12 +149,23 @@ function parse(args: string[]) {
         port: { type: 'string' },
         host: { type: 'string' },
         target: { type: 'string' },
+        'allow-host': { type: 'string', multiple: true },
+        'allow-origin': { type: 'string', multiple: true },
         algorithm: { type: 'string' },
         encoding: { type: 'string' },
         'no-message-signatures': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** `parse(value)`, its error a {@link UsageError}. */
+function usage<T>(parse: (value: string) => T, value: string): T {
+  try {
+    return parse(value);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

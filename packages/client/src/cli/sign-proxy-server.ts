@@ -10,11 +10,16 @@
  * RFC 9421 message signature for the method and the URL it sends to, the target's, so that the
  * signature is good there only; it replaces any `Authorization`, `Signature-Input`, `Signature`
  * and `Content-Digest` the request carries, sends the same bytes to the target, and streams the answer back
- * unchanged: status, end-to-end headers and body bytes. It sends to its target only: the
- * request's path is appended to the target's ({@link forwardedPath}), and a request target that
- * reads as another host or climbs out of the target's path is answered `400`, unsigned and
- * unforwarded. A request it cannot forward is answered `502` with a problem naming the cause; the
- * secret is never in an answer or a log line.
+ * unchanged: status, end-to-end headers and body bytes.
+ *
+ * It signs only what is addressed to it ({@link addresseeCheck}): a request whose `Host` (or
+ * absolute-form target) is not one of its own names is answered `421`, one from a web page of
+ * another origin `403`, unsigned and unforwarded, so that a page of any site cannot have
+ * requests signed through it (DNS rebinding, cross-site requests). It sends to its target only:
+ * the request's path is appended to the target's ({@link forwardedPath}), and a path that reads
+ * as another host or climbs out of the target's path is answered `400`, unsigned and unforwarded.
+ * A request it cannot forward is answered `502` with a problem naming the cause; the secret is
+ * never in an answer or a log line.
  *
  * @module
  */
@@ -30,6 +35,7 @@ import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { RequestSigning } from '../signing-middleware.js';
+import { type Addressed, type AddressedRequest, addresseeCheck } from './request-addressee.js';
 import { forwardedPath } from './request-target.js';
 import { describeSystemError } from './system-errors.js';
 
@@ -75,6 +81,13 @@ export interface SigningProxyOptions {
   host?: string;
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
+  /**
+   * Names it answers to besides `127.0.0.1`, `localhost`, `[::1]` and `host` at its port
+   * (`--allow-host`): `name` at any port, or `name:port`.
+   */
+  allowHosts?: readonly string[];
+  /** Origins of web pages that may call it besides its own (`--allow-origin`). */
+  allowOrigins?: readonly string[];
   /** Told of each exchange, in one line without headers (never the secret). */
   log?: (line: string) => void;
 }
@@ -93,6 +106,8 @@ export async function startSigningProxy(options: SigningProxyOptions): Promise<S
   const { authorize, signMessage } = signing;
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   let closing = false;
+  // Known once it listens (its port may be any free one), before any request arrives.
+  let addressed: ((request: AddressedRequest) => Addressed) | undefined;
 
   const inFlight = new Set<ServerResponse>();
   const server = createServer((incoming, outgoing) => {
@@ -101,7 +116,22 @@ export async function startSigningProxy(options: SigningProxyOptions): Promise<S
     // Once closing, each answer ends its connection, so close() is not held by keep-alive.
     if (closing) outgoing.shouldKeepAlive = false;
     const what = `${incoming.method} ${incoming.url}`;
-    const { path, refused } = forwardedPath(target.pathname, incoming.url ?? '');
+    addressed ??= addresseeCheck({
+      label: 'The sign-proxy',
+      port: (server.address() as AddressInfo).port,
+      address: host,
+      allowHosts: options.allowHosts,
+      allowOrigins: options.allowOrigins,
+    });
+    const addressee = addressed(incoming);
+    if (addressee.refusal) {
+      // Not signed, not forwarded (Node discards the body it did not read).
+      const { status, title, detail, refused } = addressee.refusal;
+      sendProblem(outgoing, status, title, `${detail} Nothing was signed or forwarded.`);
+      log(`${what} -> ${status} (not forwarded: ${refused})`);
+      return;
+    }
+    const { path, refused } = forwardedPath(target.pathname, addressee.target);
     if (refused !== undefined) {
       // Not signed, not forwarded (Node discards the body it did not read).
       sendProblem(outgoing, 400, 'Bad request target', refused);

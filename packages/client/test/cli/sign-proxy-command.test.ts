@@ -274,9 +274,16 @@ describe('sign-proxy: each request signed and forwarded', () => {
 
 /**
  * One request whose request line carries `target` exactly as given (fetch and node:http would
- * normalize or refuse some of them), answered on a connection of its own.
+ * normalize or refuse some of them), answered on a connection of its own; `Host` is the proxy's
+ * unless `headers` give one.
  */
-function requestLine(proxyUrl: string, method: string, target: string, body = '') {
+function requestLine(
+  proxyUrl: string,
+  method: string,
+  target: string,
+  body = '',
+  headers: Record<string, string> = {},
+) {
   return new Promise<{ status: number; contentType: string | undefined; body: string }>(
     (resolve, reject) => {
       const { hostname, port } = new URL(proxyUrl);
@@ -296,8 +303,12 @@ function requestLine(proxyUrl: string, method: string, target: string, body = ''
         });
       });
       // written, not ended: the proxy closes the connection after its answer (Connection: close)
+      const fields = { Host: new URL(proxyUrl).host, ...headers };
+      const head = Object.entries(fields)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
       socket.write(
-        `${method} ${target} HTTP/1.1\r\nHost: ${new URL(proxyUrl).host}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        `${method} ${target} HTTP/1.1\r\n${head}Connection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
       );
     },
   );
@@ -336,8 +347,6 @@ describe('sign-proxy: it sends to its target only', () => {
   const refused = (other: string): [string, string, string][] => [
     ['POST', `//${other}/steal`, "starts with '//'"],
     ['POST', `//${other}`, "starts with '//'"],
-    ['POST', `http://${other}/steal`, 'absolute URL'],
-    ['POST', `HTTPS://${other}/steal`, 'absolute URL'],
     ['POST', `/%2F%2F${other}/steal`, "starts with '//'"],
     ['POST', `/%2f/${other}/steal`, "starts with '//'"],
     ['POST', `/\\${other}/steal`, 'backslash'],
@@ -390,6 +399,132 @@ describe('sign-proxy: it sends to its target only', () => {
       '/base/api/v1/external/users',
     ]);
     await Promise.all([upstream.close(), elsewhere.close()]);
+  });
+});
+
+describe('sign-proxy: it signs only what is addressed to it', () => {
+  /** Each request and what the proxy must do with it, `PORT` being the proxy's port. */
+  const cases: [string, Record<string, string>, string, number, boolean][] = [
+    // [request target, headers, what it is, status, forwarded]
+    ['/api/v1/external/users', { Host: '127.0.0.1:PORT' }, 'its address', 201, true],
+    ['/api/v1/external/users', { Host: 'localhost:PORT' }, 'localhost', 201, true],
+    ['/api/v1/external/users', { Host: 'LocalHost:PORT' }, 'localhost in capitals', 201, true],
+    ['/api/v1/external/users', { Host: '[::1]:PORT' }, 'IPv6 loopback', 201, true],
+    ['/api/v1/external/users', { Host: 'signer.internal:PORT' }, 'an --allow-host name', 201, true],
+    // DNS rebinding: a page of attacker.example, whose name resolves to 127.0.0.1
+    ['/api/v1/external/users', { Host: 'attacker.example' }, 'a rebound name', 421, false],
+    [
+      '/api/v1/external/users',
+      { Host: 'attacker.example:PORT' },
+      'a rebound name, port',
+      421,
+      false,
+    ],
+    ['/api/v1/external/users', { Host: '127.0.0.1:1' }, 'another port', 421, false],
+    ['/api/v1/external/users', { Host: 'localhost.:PORT' }, 'a name with a dot', 421, false],
+    ['/api/v1/external/users', { Host: '127.0.0.1:PORT/x' }, 'a path in Host', 421, false],
+    ['/api/v1/external/users', { Host: 'x@127.0.0.1:PORT' }, 'user info in Host', 421, false],
+    // a page of another site calling the proxy by its address
+    [
+      '/api/v1/external/users',
+      { Origin: 'http://attacker.example' },
+      'a cross-site Origin',
+      403,
+      false,
+    ],
+    ['/api/v1/external/users', { Origin: 'null' }, 'an opaque Origin', 403, false],
+    ['/api/v1/external/users', { Origin: 'https://127.0.0.1:PORT' }, 'https Origin', 403, false],
+    ['/api/v1/external/users', { Origin: 'http://127.0.0.1:PORT' }, 'its own Origin', 201, true],
+    ['/api/v1/external/users', { Origin: 'http://localhost:PORT' }, 'own, by name', 201, true],
+    [
+      '/api/v1/external/users',
+      { Origin: 'https://docs.example.com' },
+      'an --allow-origin origin',
+      201,
+      true,
+    ],
+    // absolute-form: the target's authority wins over Host (RFC 9112 section 3.2.2)
+    ['http://127.0.0.1:PORT/api/v1/external/users', {}, 'absolute-form to itself', 201, true],
+    [
+      'http://localhost:PORT/api/v1/external/users',
+      { Host: 'attacker.example' },
+      'absolute-form to itself, another Host',
+      201,
+      true,
+    ],
+    [
+      'http://attacker.example/api/v1/external/users',
+      {},
+      'absolute-form to another host',
+      421,
+      false,
+    ],
+    ['https://127.0.0.1:PORT/api/v1/external/users', {}, 'absolute-form, https', 421, false],
+  ];
+
+  it.each(cases)(
+    'target %s with %j (%s): %i, forwarded: %s',
+    async (target, headers, _what, status, forwarded) => {
+      const upstream = await startServer((_, res) => res.writeHead(201).end('{}'));
+      const proxy = await startProxy([
+        '--target',
+        `${upstream.url}/base`,
+        '--allow-host',
+        'signer.internal',
+        '--allow-origin',
+        'https://docs.example.com',
+      ]);
+      const { port } = new URL(proxy.url);
+      const withPort = (text: string) => text.replace('PORT', port);
+      const answer = await requestLine(
+        proxy.url,
+        'POST',
+        withPort(target),
+        '{}',
+        Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, withPort(value)])),
+      );
+      expect(answer.status).toBe(status);
+      expect(upstream.requests.map((request) => request.url)).toEqual(
+        forwarded ? ['/base/api/v1/external/users'] : [],
+      );
+      if (!forwarded) {
+        expect(answer.contentType).toBe('application/problem+json');
+        const problem = JSON.parse(answer.body) as Record<string, unknown>;
+        expect(problem).toMatchObject({ type: 'urn:institution-api:problem:sign-proxy', status });
+        // it names what it refused
+        const refused = withPort(
+          headers.Origin ?? (target.startsWith('/') ? (headers.Host ?? '') : target),
+        );
+        expect(problem.detail).toContain(refused.replace(/(:\/\/[^/]+).*$/, '$1'));
+        expect(problem.detail).toContain('Nothing was signed or forwarded.');
+      }
+      await upstream.close();
+    },
+  );
+
+  it('logs what it refused, one line, not forwarded', async () => {
+    const upstream = await startServer((_, res) => res.writeHead(201).end('{}'));
+    const proxy = await startProxy(['--target', upstream.url]);
+    await requestLine(proxy.url, 'POST', '/x', '{}', { Host: 'attacker.example' });
+    await requestLine(proxy.url, 'POST', '/x', '{}', { Origin: 'http://attacker.example' });
+    expect(proxy.stderr()).toContain('POST /x -> 421 (not forwarded: Host "attacker.example")');
+    expect(proxy.stderr()).toContain(
+      'POST /x -> 403 (not forwarded: Origin "http://attacker.example")',
+    );
+    expect(upstream.requests).toEqual([]);
+    await upstream.close();
+  });
+
+  it('answers to the address it listens on (--host), as it prints it', async () => {
+    const upstream = await startServer((_, res) => res.writeHead(201).end('{}'));
+    const proxy = await startProxy(['--target', upstream.url, '--host', '0.0.0.0']);
+    const { port } = new URL(proxy.url);
+    const answer = await requestLine(`http://127.0.0.1:${port}`, 'POST', '/x', '{}', {
+      Host: `0.0.0.0:${port}`,
+    });
+    expect(answer.status).toBe(201);
+    expect(upstream.requests).toHaveLength(1);
+    await upstream.close();
   });
 });
 
@@ -490,6 +625,18 @@ describe('sign-proxy: its command line', () => {
     [['--algorithm', 'md5'], ENV, '--algorithm must be one of sha256, sha512'],
     [['--encoding', 'hex2'], ENV, '--encoding must be one of hex, base64'],
     [['--verbose'], ENV, "Unknown option '--verbose'"],
+    [
+      ['--allow-host', 'http://signer.internal'],
+      ENV,
+      '--allow-host must be a host name or address, optionally with :port',
+    ],
+    [['--allow-host', 'signer.internal:'], ENV, '--allow-host must be a host name or address'],
+    [
+      ['--allow-origin', 'https://docs.example.com/'],
+      ENV,
+      '--allow-origin must be an http or https origin as browsers send it',
+    ],
+    [['--allow-origin', '*'], ENV, '--allow-origin must be an http or https origin'],
   ])('%j exits 2 with one line saying what is wrong', async (args, env, message) => {
     const { code, stdout, stderr } = await runToExit(args, env);
     expect(code).toBe(EXIT.usage);

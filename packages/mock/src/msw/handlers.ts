@@ -11,6 +11,7 @@ import {
   type MockService,
   type MockServiceOptions,
 } from '../service/mock-service.js';
+import { crossOriginRefusal } from './cross-origin.js';
 import {
   type DocumentedAnswer,
   type OperationId,
@@ -22,6 +23,13 @@ import {
 export interface MockHandlersOptions extends Omit<MockServiceOptions, 'basePath'> {
   /** Where the API is, as the client is given it: `https://api.example.test`, `http://localhost:4010`. */
   baseUrl: string;
+  /**
+   * The origins of the pages the service lets call it (its `CORS_ALLOW_ORIGINS`:
+   * `https://app.example.com`, no path): a request from a page of any other origin than these
+   * and the base URL's fails as the browser would fail it, with a network error. Unset: no
+   * check, since MSW answers before the browser checks CORS.
+   */
+  allowedOrigins?: readonly string[];
 }
 
 /** What a resolver of an override gets. */
@@ -60,40 +68,53 @@ export function createMockHandlers(options: MockHandlersOptions): MockHandlers {
   const base = new URL(options.baseUrl);
   const origin = options.baseUrl.replace(/\/+$/, '');
   const service = createMockService({ ...options, basePath: base.pathname });
-  const handlers = [serviceHandler(service, `${origin}/*`)];
+  const refused = options.allowedOrigins
+    ? crossOriginRefusal(options.baseUrl, options.allowedOrigins)
+    : undefined;
+  const handlers = [serviceHandler(service, `${origin}/*`, refused)];
   return {
     handlers,
     service,
     reset: () => service.reset(),
-    override: (operation, resolver) => overrideHandler(origin, operation, resolver),
+    override: (operation, resolver) => overrideHandler(origin, operation, resolver, refused),
   };
 }
 
 /**
  * The one MSW handler of a mock service: every request matching `path` (an MSW path: `*` for any
  * URL) is answered by `service`, routed by `target` when given (the mock server's, for the one
- * request it handles) or else by the request's URL.
+ * request it handles) or else by the request's URL; one that `refused` says the browser would
+ * refuse (CORS) is a network error.
  */
 export function serviceHandler(
   service: MockService,
   path: string,
   target?: TargetUri,
+  refused?: (request: Request) => boolean,
 ): HttpHandler {
-  return http.all(path, ({ request }) => service.handle(request, target));
+  return http.all(path, ({ request }) =>
+    refused?.(request) ? Response.error() : service.handle(request, target),
+  );
 }
 
 /**
  * A handler for `operation` at `baseUrl` answering what `resolver` returns (see
- * {@link MockHandlers.override}).
+ * {@link MockHandlers.override}); a request that `refused` says the browser would refuse (CORS)
+ * is a network error.
  */
 export function overrideHandler<Op extends OperationId>(
   baseUrl: string,
   operation: Op,
   resolver: (info: OverrideInfo) => DocumentedAnswer<Op> | Promise<DocumentedAnswer<Op>>,
+  refused?: (request: Request) => boolean,
 ): HttpHandler {
   const { method, template } = operationRoute(operation);
   const path = `${baseUrl.replace(/\/+$/, '')}${template.replace(/\{([^}]+)\}/g, ':$1')}`;
   return http[method as 'post' | 'put'](path, async ({ request, params }) =>
-    toResponse(await resolver({ request, params: params as Record<string, string | undefined> })),
+    refused?.(request)
+      ? Response.error()
+      : toResponse(
+          await resolver({ request, params: params as Record<string, string | undefined> }),
+        ),
   );
 }

@@ -1,12 +1,14 @@
 /**
  * `institution-api-mock`: the mock server from the command line (`--port`, `--host`; keys from
- * `INSTITUTION_CREDENTIALS`, or a demo pair printed when there are none). SIGTERM and SIGINT stop
- * it and it exits 0.
+ * `INSTITUTION_CREDENTIALS`, or a demo pair printed when there are none). It stops as the
+ * reference server does: on SIGTERM or SIGINT (or, started through `npx`, once npm has gone) it
+ * drains the requests in flight for at most `SHUTDOWN_DRAIN_MS`, then exits 0.
  *
  * @module
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { parseShutdownDrainMs, stopRequested } from '@institution-api/types/server-stop';
 import { type MockInstitution, parseInstitutions } from '../service/institutions.js';
 import { startMockServer } from './mock-server.js';
 
@@ -25,6 +27,11 @@ Environment:
   INSTITUTION_CREDENTIALS  a JSON array of { "institution", "publicKey", "secretKey" } (and
                            optionally "messageSignature": "required"); without it, a demo pair
                            is made and printed
+  SHUTDOWN_DRAIN_MS        after SIGTERM or Ctrl-C, how long requests in flight may take to
+                           finish before their connections are cut (default 10000)
+
+SIGTERM or Ctrl-C stops it, also through npx (once npm has gone): it stops accepting, lets the
+requests in flight finish within SHUTDOWN_DRAIN_MS, and exits 0.
 `;
 
 async function main(): Promise<number> {
@@ -48,9 +55,11 @@ async function main(): Promise<number> {
     return 2;
   }
   let institutions: MockInstitution[];
+  let shutdownDrainMs: number;
   const configured = process.env.INSTITUTION_CREDENTIALS?.trim();
   try {
     institutions = configured ? parseInstitutions(configured) : [];
+    shutdownDrainMs = parseShutdownDrainMs(process.env.SHUTDOWN_DRAIN_MS?.trim() || undefined);
   } catch (error) {
     process.stderr.write(`institution-api-mock: ${(error as Error).message}\n`);
     return 2;
@@ -69,6 +78,7 @@ async function main(): Promise<number> {
     institutions,
     port,
     host: values.host ?? process.env.HOST ?? '127.0.0.1',
+    shutdownDrainMs,
   });
   const lines = [`listening on ${server.url}`];
   if (demo) {
@@ -82,11 +92,11 @@ async function main(): Promise<number> {
     lines.push(`${institutions.length} key pair(s) from INSTITUTION_CREDENTIALS`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
+  if ((await stopRequested()) === 'orphaned') {
+    process.stderr.write(
+      'institution-api-mock: npm, which started it, has exited (SIGTERM to npx?): stopping.\n',
+    );
+  }
   await server.close();
   return 0;
 }

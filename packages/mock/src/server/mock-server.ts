@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { routedTarget, type TargetUri } from '@institution-api/signing';
 import { maxBodyBytes, problemKinds } from '@institution-api/types/http';
+import { defaultShutdownDrainMs, drainable } from '@institution-api/types/server-stop';
 import { problemAnswer } from '../service/answers.js';
 import {
   createMockService,
@@ -27,6 +28,11 @@ export interface MockServerOptions extends Omit<MockServiceOptions, 'basePath'> 
    * PUBLIC_ORIGIN: a message signature's `@scheme` and `@authority` are its own; none by default.
    */
   publicOrigin?: string;
+  /**
+   * How long {@link MockServer.close} lets requests in flight finish before it cuts their
+   * connections: the reference server's `SHUTDOWN_DRAIN_MS`, 10,000 by default.
+   */
+  shutdownDrainMs?: number;
 }
 
 /** A listening mock server. */
@@ -37,7 +43,11 @@ export interface MockServer {
   server: Server;
   /** Resolves once MSW and the validators are loaded (the first answer waits for it too). */
   ready(): Promise<void>;
-  /** Stops listening and closes idle connections; resolves once closed. */
+  /**
+   * Stops as the reference server does on SIGTERM: stops accepting connections, closes idle ones,
+   * lets requests in flight finish (answered with `Connection: close`) and, after
+   * `shutdownDrainMs`, cuts the connections left; resolves once every connection has closed.
+   */
   close(): Promise<void>;
 }
 
@@ -113,6 +123,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     }
   });
   server.keepAliveTimeout = 5_000;
+  const requests = drainable(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 4010, host, () => resolve());
@@ -127,11 +138,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     ready: async () => {
       await answer();
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
+    close: () => requests.drain(options.shutdownDrainMs ?? defaultShutdownDrainMs),
   };
 }
 

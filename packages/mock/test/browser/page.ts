@@ -27,9 +27,29 @@ const ama = {
   monthlyIncome: 2500.5,
 };
 
+/** What a page gets from `url`: the status, or the error's name when fetch rejects. */
+function statusOf(url: string): Promise<number | string> {
+  return fetch(url, { method: 'POST', body: '{}' }).then(
+    (answer) => answer.status,
+    (error: Error) => error.name,
+  );
+}
+
 async function run() {
   const mock = createMockHandlers({ baseUrl, institutions: [lender, savings] });
-  const worker = setupWorker(...mock.handlers);
+  // Another origin, whose service lets no page call it (no CORS_ALLOW_ORIGINS), and one that lets
+  // this page call it.
+  const refusing = createMockHandlers({
+    baseUrl: 'http://refusing.example.test',
+    institutions: [lender],
+    allowedOrigins: [],
+  });
+  const allowing = createMockHandlers({
+    baseUrl: 'http://allowing.example.test',
+    institutions: [lender],
+    allowedOrigins: [location.origin],
+  });
+  const worker = setupWorker(...mock.handlers, ...refusing.handlers, ...allowing.handlers);
   await worker.start({ quiet: true, serviceWorker: { url: '/mockServiceWorker.js' } });
   const asLender = createUsersClient({ baseUrl, ...lender, retry: false });
   const asSavings = createUsersClient({ baseUrl, ...savings, retry: false });
@@ -39,6 +59,8 @@ async function run() {
   const invalid = await asLender.createUser({ ...ama, mobileNumber: '12345' });
   const forced = await asLender.createUser(ama, { headers: { Prefer: 'code=503' } });
   const unsigned = await fetch(`${baseUrl}/api/v1/external/users`, { method: 'POST', body: '{}' });
+  const crossOriginRefused = await statusOf('http://refusing.example.test/api/v1/external/users');
+  const crossOriginAllowed = await statusOf('http://allowing.example.test/api/v1/external/users');
   return {
     created: created.response?.status,
     again: again.response?.status,
@@ -48,6 +70,8 @@ async function run() {
     forced: forced.response?.status,
     retryAfter: forced.response?.headers.get('Retry-After'),
     unsigned: unsigned.status,
+    crossOriginRefused,
+    crossOriginAllowed,
   };
 }
 
