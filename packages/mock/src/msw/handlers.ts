@@ -71,7 +71,7 @@ export function createMockHandlers(options: MockHandlersOptions): MockHandlers {
   const refused = options.allowedOrigins
     ? crossOriginRefusal(options.baseUrl, options.allowedOrigins)
     : undefined;
-  const handlers = [serviceHandler(service, `${origin}/*`, refused)];
+  const handlers = [serviceHandler(service, `${origin}/*`, undefined, refused)];
   return {
     handlers,
     service,
