@@ -24,7 +24,7 @@ import {
 import { rateLimitPerInstitution } from './http/rate-limit.js';
 import { readRawBody } from './http/raw-body.js';
 import { requestContext } from './http/request-context.js';
-import { routeOnTarget } from './http/request-target.js';
+import { refuseMalformedHost, routeOnTarget } from './http/request-target.js';
 import { methodNotAllowed, notFound } from './http/routing.js';
 import { asksForForcedAnswer, sandboxPrefer } from './http/sandbox-prefer.js';
 import type { Metrics } from './metrics/metrics.js';
@@ -155,6 +155,8 @@ export function createApp(deps: AppDependencies): Express {
           deps.logger.debug({ cause: (error as Error).message }, 'last use of a key not recorded'),
       }),
     }),
+    // After authentication, so a signature made for another request is the one 401 whatever Host says.
+    refuseMalformedHost,
     ...(deps.rateLimitPerMinute
       ? [rateLimitPerInstitution(deps.storage, deps.rateLimitPerMinute)]
       : []),
@@ -177,13 +179,14 @@ export function createApp(deps: AppDependencies): Express {
   api
     .route('/api/v1/external/users')
     .post(...named('createUser'), ...authenticatedOperation, users.createUser, nonceOfError)
-    .all(methodNotAllowed(['POST']));
+    .all(refuseMalformedHost, methodNotAllowed(['POST']));
   api
     .route('/api/v1/external/users/:id')
     .put(...named('updateUser'), ...authenticatedOperation, users.updateUser, nonceOfError)
-    .all(methodNotAllowed(['PUT']));
+    .all(refuseMalformedHost, methodNotAllowed(['PUT']));
   // The API's routes first: they are what nearly every request is for.
   app.use(api);
+  app.use(refuseMalformedHost);
   app.use(unauthenticated);
 
   app.use(notFound());

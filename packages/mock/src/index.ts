@@ -21,4 +21,4 @@ export {
   overrideHandler,
 } from './msw/handlers.js';
 export type { MockInstitution } from './service/institutions.js';
-export type { MockService, MockServiceOptions } from './service/mock-service.js';
+export type { MockService, MockServiceOptions, RoutedRequest } from './service/mock-service.js';

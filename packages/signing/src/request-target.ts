@@ -59,9 +59,16 @@ export interface ReceivedTarget {
 /**
  * The outcome of {@link routedTarget}: the target URI and the origin-form target to route on
  * (`/path?query`), or why the request is malformed (a `400`), with the sentence to answer.
+ *
+ * A `Host` that is not one authority alone does not refuse the target: it is left out of the
+ * target URI (whose authority is then the public origin's or the connection's) and named in
+ * `malformedHost`, the sentence of the `400` the request gets once it is known whether its
+ * signatures hold. So a path smuggled in `Host` is never covered, and a signature made for
+ * another request is refused as every other mismatch is (the one `401`), not told apart by a
+ * status of its own.
  */
 export type RoutedTarget =
-  | { target: TargetUri; originForm: string; refused?: undefined }
+  | { target: TargetUri; originForm: string; malformedHost?: string; refused?: undefined }
   | { refused: 'target' | 'host'; detail: string };
 
 const refusedTarget = {
@@ -86,11 +93,13 @@ const refusedHost = {
  * - asterisk-form (`OPTIONS *`): `*` as the path routed, and none in `href` (RFC 9110 §7.1).
  *
  * Refused (a `400`, RFC 9112 §3.2): a target of another form, with a fragment, with another
- * scheme or with user information; no `Host` where one is required, more than one, or one whose
- * value is not an authority. An authority is one only as the WHATWG URL parser writes it back
- * (letter case and the default port aside): that parser forgives what RFC 3986 does not (a path,
- * query or fragment after the host, user information, `\`, tabs), which is how a path smuggled in
- * `Host` would otherwise end up in the URL a signature is checked against.
+ * scheme or with user information. No `Host` where one is required, more than one, or one whose
+ * value is not an authority is a `400` too (RFC 9112 §3.2), but later: the target is routed
+ * without it and `malformedHost` says so (see {@link RoutedTarget}). An authority is one only as
+ * the WHATWG URL parser writes it back (letter case and the default port aside): that parser
+ * forgives what RFC 3986 does not (a path, query or fragment after the host, user information,
+ * `\`, tabs), which is how a path smuggled in `Host` would otherwise end up in the URL a
+ * signature is checked against.
  */
 export function routedTarget(received: ReceivedTarget): RoutedTarget {
   const hosts =
@@ -99,11 +108,13 @@ export function routedTarget(received: ReceivedTarget): RoutedTarget {
       : typeof received.host === 'string'
         ? [received.host]
         : received.host;
-  if (hosts.length > 1) return refusedHost;
   const [host] = hosts;
-  if (host === undefined && received.hostRequired !== false) return refusedHost;
-  const hostAuthority = host === undefined ? undefined : authorityOf(host, received.scheme);
-  if (host !== undefined && hostAuthority === undefined) return refusedHost;
+  const hostAuthority =
+    hosts.length > 1 || host === undefined ? undefined : authorityOf(host, received.scheme);
+  const malformedHost =
+    hosts.length > 1 ||
+    (host === undefined && received.hostRequired !== false) ||
+    (host !== undefined && hostAuthority === undefined);
 
   const { target } = received;
   if (target.includes('#')) return refusedTarget;
@@ -145,6 +156,7 @@ export function routedTarget(received: ReceivedTarget): RoutedTarget {
       search: query === '' ? '' : `?${query}`,
     },
     originForm: pathAndQuery,
+    ...(malformedHost ? { malformedHost: refusedHost.detail } : {}),
   };
 }
 

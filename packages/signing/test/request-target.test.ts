@@ -166,27 +166,52 @@ describe('routedTarget: the target a request is routed by', () => {
   });
 
   const a = `${users}/01a21589-05e1-7046-97a8-6dd393cd6e93`;
+  const connection = { localAddress: '127.0.0.1', localPort: 8080 };
+  const malformedHosts: [string, Partial<ReceivedTarget>][] = [
+    ['a path in Host, cut off by #', { host: `127.0.0.1:8080${a}#` }],
+    ['a path in Host, cut off by ?', { host: `127.0.0.1:8080${a}?` }],
+    ['a path in Host, its # percent-encoded', { host: `127.0.0.1:8080${a}%23` }],
+    ['a path in Host, its ? percent-encoded', { host: `127.0.0.1:8080${a}%3F` }],
+    ['a path in Host, every / percent-encoded', { host: `127.0.0.1%2F${a.slice(1)}%23` }],
+    ['a Host with a path', { host: '127.0.0.1:8080/' }],
+    ['a Host with user information', { host: 'attacker@127.0.0.1:8080' }],
+    ['a Host with a backslash (WHATWG reads it as /)', { host: '127.0.0.1:8080\\x' }],
+    ['a Host with a tab (WHATWG strips it)', { host: '127.0.0.1:80\t80' }],
+    ['a Host with a space', { host: 'a b' }],
+    ['a Host with a port out of range', { host: '127.0.0.1:65536' }],
+    ['an empty Host', { host: '' }],
+    ['two Host lines', { host: ['127.0.0.1:8080', '127.0.0.1:8080'] }],
+    ['no Host on HTTP/1.1', { host: undefined }],
+  ];
+  it.each(malformedHosts)(
+    'routes %s on the target alone, the connection as authority, and names the malformed Host',
+    (_, change) => {
+      const outcome = routedTarget(received({ ...change, connection }));
+      expect(componentsOf(outcome)).toEqual({
+        href: `http://127.0.0.1:8080${users}`,
+        host: '127.0.0.1:8080',
+        pathname: users,
+        search: '',
+        originForm: users,
+      });
+      expect(!outcome.refused && outcome.malformedHost).toMatch(/Host header/);
+    },
+  );
+
+  it('routes a malformed Host beside an absolute-form target on the target, naming the Host', () => {
+    const outcome = routedTarget(received({ target: `http://h${users}`, host: 'h/x' }));
+    expect(componentsOf(outcome)).toMatchObject({ host: 'h', pathname: users });
+    expect(!outcome.refused && outcome.malformedHost).toMatch(/Host header/);
+  });
+
+  it('names no malformed Host when there is none', () => {
+    const outcome = routedTarget(received({}));
+    expect(!outcome.refused && outcome.malformedHost).toBeUndefined();
+  });
+
   const refused: [string, Partial<ReceivedTarget>, 'host' | 'target'][] = [
-    ['a path in Host, cut off by #', { host: `127.0.0.1:8080${a}#` }, 'host'],
-    ['a path in Host, cut off by ?', { host: `127.0.0.1:8080${a}?` }, 'host'],
-    ['a path in Host, its # percent-encoded', { host: `127.0.0.1:8080${a}%23` }, 'host'],
-    ['a path in Host, its ? percent-encoded', { host: `127.0.0.1:8080${a}%3F` }, 'host'],
-    ['a path in Host, every / percent-encoded', { host: `127.0.0.1%2F${a.slice(1)}%23` }, 'host'],
-    ['a Host with a path', { host: '127.0.0.1:8080/' }, 'host'],
-    ['a Host with user information', { host: 'attacker@127.0.0.1:8080' }, 'host'],
-    ['a Host with a backslash (WHATWG reads it as /)', { host: '127.0.0.1:8080\\x' }, 'host'],
-    ['a Host with a tab (WHATWG strips it)', { host: '127.0.0.1:80\t80' }, 'host'],
-    ['a Host with a space', { host: 'a b' }, 'host'],
-    ['a Host with a port out of range', { host: '127.0.0.1:65536' }, 'host'],
-    ['an empty Host', { host: '' }, 'host'],
-    ['two Host lines', { host: ['127.0.0.1:8080', '127.0.0.1:8080'] }, 'host'],
-    ['no Host on HTTP/1.1', { host: undefined }, 'host'],
+    ['a malformed Host and no connection authority', { host: `127.0.0.1:8080${a}#` }, 'host'],
     ['no Host and no connection authority on HTTP/1.0', { host: [], hostRequired: false }, 'host'],
-    [
-      'a malformed Host beside an absolute-form target',
-      { target: `http://h${users}`, host: 'h/x' },
-      'host',
-    ],
     ['a fragment in the target', { target: `${a}#x` }, 'target'],
     ['a target of no form', { target: 'api/v1/external/users' }, 'target'],
     ['`*` for another method than OPTIONS', { target: '*' }, 'target'],
@@ -210,7 +235,13 @@ describe('a message signature verified against the routed target', () => {
       { keyId: 'k', secretKey, ...(components ? { components } : {}) },
     );
   const verdictOf = (headers: MessageSignatureHeaders, change: Partial<ReceivedTarget>) => {
-    const routed = routedTarget(received({ method: 'PUT', ...change }));
+    const routed = routedTarget(
+      received({
+        method: 'PUT',
+        connection: { localAddress: '127.0.0.1', localPort: 8080 },
+        ...change,
+      }),
+    );
     if (routed.refused) return routed.refused;
     return verifyMessageSignatureSync(
       {
@@ -238,7 +269,7 @@ describe('a message signature verified against the routed target', () => {
   it('does not move with a path smuggled in Host, nor with another path', () => {
     const headers = signedFor(`http://127.0.0.1:8080${users}/a`);
     expect(verdictOf(headers, { target: `${users}/b`, host: `127.0.0.1:8080${users}/a#` })).toBe(
-      'host',
+      'invalid',
     );
     expect(verdictOf(headers, { target: `${users}/b` })).toBe('invalid');
   });

@@ -10,6 +10,11 @@ declare global {
        * signature's derived components are computed from.
        */
       target?: TargetUri;
+      /**
+       * Set by {@link routeOnTarget} when the `Host` header is not one authority alone: the
+       * sentence of the `400` that {@link refuseMalformedHost} answers.
+       */
+      malformedHost?: string;
     }
   }
 }
@@ -24,9 +29,13 @@ declare global {
  * - `res.locals.target` is the target URI a message signature is checked against: the path and
  *   query as routed, the scheme and authority of `publicOrigin` (PUBLIC_ORIGIN) when configured,
  *   else of an absolute-form target, else of the `Host` header;
- * - a `Host` that is not an authority alone (`host/users/a#`, `user@host`), two of them, none on
- *   HTTP/1.1, a fragment or another scheme in the target: `400 malformed-request`, so a path
- *   smuggled in `Host` can never reach what a signature covers.
+ * - a fragment or another scheme in the target: `400 malformed-request`;
+ * - a `Host` that is not an authority alone (`host/users/a#`, `user@host`), two of them or none on
+ *   HTTP/1.1 is left out of the target (the connection's address is the authority), so a path
+ *   smuggled in `Host` never reaches what a signature covers: a signature made for another
+ *   request gets the one `401`, like any other that does not verify. The request is then refused
+ *   `400` by {@link refuseMalformedHost}: for the two operations once authentication passed, for
+ *   anything else at once.
  */
 export function routeOnTarget(publicOrigin?: string): RequestHandler {
   return (req, res, next) => {
@@ -46,6 +55,16 @@ export function routeOnTarget(publicOrigin?: string): RequestHandler {
     req.url = routed.originForm;
     req.originalUrl = routed.originForm;
     res.locals.target = routed.target;
+    if (routed.malformedHost !== undefined) res.locals.malformedHost = routed.malformedHost;
     next();
   };
 }
+
+/**
+ * `400 malformed-request` for a request whose `Host` {@link routeOnTarget} found malformed (RFC
+ * 9112 §3.2); every other request goes on.
+ */
+export const refuseMalformedHost: RequestHandler = (_req, res, next) => {
+  const detail = res.locals.malformedHost;
+  next(detail === undefined ? undefined : new HttpProblem(problemKinds.malformedRequest, detail));
+};

@@ -9,7 +9,8 @@ import { newUser, type SendOptions, startTestServer, type TestServer } from './h
  * What a message signature covers is what the server routes (spec: `InstitutionSignature`;
  * "Assumptions", message signatures; RFC 9112 §3.2, §3.3): `@path`, `@query`, `@authority` and
  * `@target-uri` come from the request target, never from a `Host` header; a `Host` that is not an
- * authority alone is a 400, so a path smuggled in it never moves a signature; an absolute-form
+ * authority alone is left out of what a signature covers, so a path smuggled in it never moves a
+ * signature (the one 401), and a request that is otherwise valid is then a 400; an absolute-form
  * target is served as its path. Sent with `sendRaw`, whose target and `Host` go on the wire as
  * written (fetch would normalize both).
  */
@@ -95,17 +96,24 @@ describe('a message signature for user A, sent to user B with a path smuggled in
   ];
 
   test.each(smuggled)(
-    'Host with %s: 400 on a key that requires message signatures, and B unchanged',
+    'Host with %s: the one 401 on a key that requires message signatures, and B unchanged',
     async (_, host) => {
       const a = await created(delta);
       const b = await created(delta);
       const forA = signed('PUT', `${users}/${a.id}`, newUser({ firstName: 'Attacker' }), delta);
 
       const moved = await send({ ...forA, target: `${users}/${b.id}`, host: host(a.id) });
-      expect(moved.status, moved.text).toBe(400);
+      expect(moved.status, moved.text).toBe(401);
       expect(moved.headers['content-type']).toMatch(/^application\/problem\+json/);
-      expect(moved.body).toEqual({ ...malformedHost, instance: `${users}/${b.id}` });
+      expect(moved.body).toMatchObject({ detail: unauthorizedDetail });
       expect(await storedFirstName(delta, b.details)).toBe(b.details.firstName);
+
+      // Sent to A, where it was signed for, with that Host: signed right, but the Host is a 400.
+      const again = signed('PUT', `${users}/${a.id}`, newUser({ firstName: 'Attacker' }), delta);
+      const atA = await send({ ...again, host: host(a.id) });
+      expect(atA.status, atA.text).toBe(400);
+      expect(atA.body).toEqual({ ...malformedHost, instance: `${users}/${a.id}` });
+      expect(await storedFirstName(delta, a.details)).toBe(a.details.firstName);
 
       // The captured request itself is valid: sent where it was signed for, it is accepted.
       const answer = await send(forA);
@@ -189,6 +197,14 @@ describe('an absolute-form target (RFC 9112 §3.2.2) is served as its path', () 
 });
 
 describe('a target or Host that is not one is a 400 problem (RFC 9112 §3.2)', () => {
+  test('a malformed Host is a 400 at once where nothing is authenticated', async () => {
+    for (const target of ['/healthz', '/no/such/path', users]) {
+      const answer = await send({ method: 'GET', target, headers: {}, host: 'h/x#' });
+      expect(answer.status, `${target}: ${answer.text}`).toBe(400);
+      expect(answer.body).toMatchObject({ ...malformedHost });
+    }
+  });
+
   const malformed: [string, Partial<RawRequest>, RegExp][] = [
     ['no Host', { host: [] }, /Host header/],
     ['two Host lines', { host: ['api.example.test', 'api.example.test'] }, /Host header/],

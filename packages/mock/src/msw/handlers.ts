@@ -4,12 +4,12 @@
  *
  * @module
  */
-import type { TargetUri } from '@institution-api/signing';
 import { type HttpHandler, http } from 'msw';
 import {
   createMockService,
   type MockService,
   type MockServiceOptions,
+  type RoutedRequest,
 } from '../service/mock-service.js';
 import { crossOriginRefusal } from './cross-origin.js';
 import {
@@ -71,7 +71,7 @@ export function createMockHandlers(options: MockHandlersOptions): MockHandlers {
   const refused = options.allowedOrigins
     ? crossOriginRefusal(options.baseUrl, options.allowedOrigins)
     : undefined;
-  const handlers = [serviceHandler(service, `${origin}/*`, undefined, refused)];
+  const handlers = [serviceHandler(service, `${origin}/*`, refused ? { refused } : {})];
   return {
     handlers,
     service,
@@ -82,18 +82,17 @@ export function createMockHandlers(options: MockHandlersOptions): MockHandlers {
 
 /**
  * The one MSW handler of a mock service: every request matching `path` (an MSW path: `*` for any
- * URL) is answered by `service`, routed by `target` when given (the mock server's, for the one
- * request it handles) or else by the request's URL; one that `refused` says the browser would
+ * URL) is answered by `service`, routed as `routed` says when given (the mock server's, for the
+ * one request it handles) or else by the request's URL; one that `refused` says the browser would
  * refuse (CORS) is a network error.
  */
 export function serviceHandler(
   service: MockService,
   path: string,
-  target?: TargetUri,
-  refused?: (request: Request) => boolean,
+  { routed, refused }: { routed?: RoutedRequest; refused?: (request: Request) => boolean } = {},
 ): HttpHandler {
   return http.all(path, ({ request }) =>
-    refused?.(request) ? Response.error() : service.handle(request, target),
+    refused?.(request) ? Response.error() : service.handle(request, routed),
   );
 }
 

@@ -15,6 +15,7 @@ import {
   createMockService,
   type MockService,
   type MockServiceOptions,
+  type RoutedRequest,
 } from '../service/mock-service.js';
 
 /** Options of {@link startMockServer}. */
@@ -60,7 +61,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   const service = createMockService(options);
   const host = options.host ?? '127.0.0.1';
   let loading:
-    | Promise<(request: Request, target: TargetUri) => Promise<Response | undefined>>
+    | Promise<(request: Request, routed: RoutedRequest) => Promise<Response | undefined>>
     | undefined;
   const answer = () => {
     loading ??= (async () => {
@@ -70,8 +71,8 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       ]);
       await service.warm();
       // A handler per request: it routes by that request's target, which its URL cannot carry.
-      return (request: Request, target: TargetUri) =>
-        getResponse([serviceHandler(service, '*', target)], request);
+      return (request: Request, routed: RoutedRequest) =>
+        getResponse([serviceHandler(service, '*', { routed })], request);
     })();
     return loading;
   };
@@ -94,7 +95,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       return problemAnswer(problemKinds.malformedRequest, routed.detail, req.url ?? '/');
     }
     const handle = await answer();
-    const response = await handle(toRequest(req, routed.target, body), routed.target);
+    const response = await handle(toRequest(req, routed.target, body), routed);
     return response ?? new Response(null, { status: 404 });
   };
   // An HTTP/1.1 request without Host is answered by `respond`, as the reference server answers it.

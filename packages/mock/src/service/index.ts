@@ -12,4 +12,9 @@ export {
   type SignedRequest,
 } from './authenticate.js';
 export { type MockInstitution, parseInstitutions } from './institutions.js';
-export { createMockService, type MockService, type MockServiceOptions } from './mock-service.js';
+export {
+  createMockService,
+  type MockService,
+  type MockServiceOptions,
+  type RoutedRequest,
+} from './mock-service.js';

@@ -45,15 +45,23 @@ export interface MockServiceOptions extends AuthenticatorOptions {
   newId?: () => string;
 }
 
+/**
+ * How a request that came over the wire is routed (`routedTarget` of `@institution-api/signing`):
+ * its target URI, with the path exactly as received (which a Fetch `Request`'s URL normalizes),
+ * and the sentence of the `400` its `Host` earns when that is not one authority alone.
+ */
+export interface RoutedRequest {
+  target: TargetUri;
+  malformedHost?: string | undefined;
+}
+
 /** A running mock service. */
 export interface MockService {
   /**
-   * The answer to `request`, as the reference server would give it. `target` is the target URI
-   * it is routed by, when the request came over the wire (`routedTarget` of
-   * `@institution-api/signing`: the path exactly as received, which a Fetch `Request`'s URL
-   * normalizes); the request's URL otherwise.
+   * The answer to `request`, as the reference server would give it, routed as `routed` says when
+   * the request came over the wire; by the request's URL otherwise.
    */
-  handle(request: Request, target?: TargetUri): Promise<Response>;
+  handle(request: Request, routed?: RoutedRequest): Promise<Response>;
   /** Forgets every user and every message-signature nonce: a fresh service. */
   reset(): void;
   /** Compiles the spec's validators now (they are compiled on the first request otherwise). */
@@ -91,14 +99,24 @@ export function createMockService(options: MockServiceOptions): MockService {
   });
   const basePath = (options.basePath ?? '').replace(/\/$/, '');
 
-  const handle = async (request: Request, target?: TargetUri): Promise<Response> => {
-    const url = target ?? new URL(request.url);
+  const handle = async (request: Request, routed?: RoutedRequest): Promise<Response> => {
+    const url = routed?.target ?? new URL(request.url);
     const instance = url.pathname;
+    // As the server: a malformed Host is a 400 at once, but for an operation only once its
+    // signatures verified, so a signature made for another request is the one 401.
+    const malformedHost = () =>
+      routed?.malformedHost === undefined
+        ? undefined
+        : problemAnswer(problemKinds.malformedRequest, routed.malformedHost, instance);
     const path = url.pathname.startsWith(basePath)
       ? url.pathname.slice(basePath.length)
       : undefined;
     const found =
       path === undefined ? { kind: 'not-found' as const } : route(operations, request.method, path);
+    if (found.kind !== 'operation') {
+      const refused = malformedHost();
+      if (refused) return refused;
+    }
     if (found.kind === 'not-found') {
       return problemAnswer(
         problemKinds.notFound,
@@ -155,6 +173,8 @@ export function createMockService(options: MockServiceOptions): MockService {
     if (!institution) {
       return problemAnswer(problemKinds.unauthorized, unauthorizedDetail, instance);
     }
+    const hostRefused = malformedHost();
+    if (hostRefused) return hostRefused;
 
     const forced = forcedAnswer(document, operation.id, parsePrefer(request.headers.get('prefer')));
     if (forced && 'error' in forced) {
