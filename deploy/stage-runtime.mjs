@@ -10,7 +10,7 @@
 // - install-production.sh and healthcheck.mjs, which the later stages run.
 //
 // Usage: node deploy/stage-runtime.mjs <empty or absent directory>
-// test/deploy.test.mjs runs this same script on a fresh copy of the repository.
+// e2e/test/deploy.system.test.mjs runs this same script on a fresh copy of the repository.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

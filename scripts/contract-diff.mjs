@@ -7,7 +7,7 @@
 // exits 1 when a change breaks clients unless info.version carries a major bump over the release.
 //
 // Redocly's `diff` is experimental: @redocly/cli is pinned exactly (openapi/package.json) and
-// openapi/test/contract-diff.test.ts runs this script on edited copies of the spec, case by case
+// openapi/test/contract-diff.system.test.ts runs this script on edited copies of the spec, case by case
 // (request/response polarity, enums, constraints, nullability, statuses), so an upgrade that
 // changes a verdict fails a test. Its JSON report (`reportVersion` 1) is read instead of its
 // terminal output so that the artefacts of comparing a bundle with a multi-file source can be

@@ -47,4 +47,4 @@ if (code !== 0) {
   process.exit(code ?? 1);
 }
 
-await import('../apps/reference-server/dist/main.js');
+await import('@institution-api/reference-server/main');

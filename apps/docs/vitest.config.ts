@@ -1,3 +1,4 @@
+import { testTiers } from '@institution-api/test-support/test-tiers';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,5 +10,6 @@ export default defineConfig({
     // A browser settles in its own time (Redoc renders lazily, then scrolls): polls wait for a
     // state rather than sleeping, and on a busy 2-core machine ten seconds were too short.
     expect: { poll: { timeout: 30_000 } },
+    projects: testTiers(),
   },
 });

@@ -1,11 +1,14 @@
+import { testTiers } from '@institution-api/test-support/test-tiers';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // One PostgreSQL for the run: each file that needs one takes a database of its own in it
-    // (test-support's startPostgresDatabase); the fault tests, which stop it, start their own.
-    globalSetup: ['@institution-api/test-support/postgres-global-setup'],
+    // One PostgreSQL for the system tier's run: each file that needs one takes a database of its
+    // own in it (test-support's startPostgresDatabase); the fault tests, which stop it, start
+    // their own.
+    projects: testTiers({
+      system: { globalSetup: ['@institution-api/test-support/postgres-global-setup'] },
+    }),
     // A worker's files share its module cache (no file here mocks a module or stubs a global), so
     // each file no longer imports the app and its validators afresh: that was a third of this
     // workspace's CPU time.

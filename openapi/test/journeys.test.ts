@@ -2,7 +2,7 @@
  * The docs show the journeys beside the operations: the "Journeys" section of info.description
  * renders each Arazzo workflow of workflows/ (its title, file, workflow and steps in order), and
  * each operation's description links the journeys that take it as a step. Checked against the
- * workflow files, so the page cannot drift from what Respect runs (test/workflows.test.ts).
+ * workflow files, so the page cannot drift from what Respect runs (e2e/test/spec/workflows.system.test.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+import { testTiers } from '@institution-api/test-support/test-tiers';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -11,5 +12,6 @@ export default defineConfig({
     // out the service's minute, idle, and the other files need not wait behind it (149 s -> 82 s
     // for this workspace alone, the same CPU time).
     maxWorkers: 2,
+    projects: testTiers({ system: { typecheck: { enabled: false } } }),
   },
 });

@@ -1,3 +1,4 @@
+import { testTiers } from '@institution-api/test-support/test-tiers';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,5 +11,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     // The CLI and reproduction tests run bash, curl and the built CLI against a server.
     testTimeout: 30_000,
+    projects: testTiers(),
   },
 });

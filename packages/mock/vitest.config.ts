@@ -1,3 +1,4 @@
+import { testTiers } from '@institution-api/test-support/test-tiers';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,5 +11,6 @@ export default defineConfig({
     // A mock's first request loads Ajv and compiles the spec's schemas (about 1 s, several under
     // load): the first test of a file pays it.
     testTimeout: 30_000,
+    projects: testTiers({ system: { typecheck: { enabled: false } } }),
   },
 });

@@ -1,5 +1,5 @@
 /**
- * Calls that must not compile for a consumer of the packed packages (test/package.test.ts counts
+ * Calls that must not compile for a consumer of the packed packages (test/package.system.test.ts counts
  * exactly these three errors): a MOMO account without `network`, a number as the user id, and a
  * field the spec does not have.
  */

@@ -1,4 +1,4 @@
-// Run by test/package.test.ts inside the consumer project, against a local server: the packed
+// Run by test/package.system.test.ts inside the consumer project, against a local server: the packed
 // client signs, sends and reads both response shapes into the same User keys.
 import { createUsersClient } from '@institution-api/client';
 

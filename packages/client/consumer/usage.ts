@@ -1,5 +1,5 @@
 /**
- * Code a consumer of `@institution-api/client` writes, compiled by test/package.test.ts against
+ * Code a consumer of `@institution-api/client` writes, compiled by test/package.system.test.ts against
  * the packed packages installed in an empty project. At each release, `npm run release:version`
  * copies this file to released/client-consumer.ts, and the same test compiles that copy against
  * the packages of the next release: client code that compiled against the last release and no

@@ -1,17 +1,27 @@
 /**
- * The built reference server (apps/reference-server/dist/main.js, as `npm start` runs it) in a
+ * The built reference server (`@institution-api/reference-server/main`, as `npm start` runs it) in a
  * process of its own on a free port of 127.0.0.1, for tests where "the real service accepts it" is
  * the behaviour under test. Started with the credentials it is given, stopped by its PID.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { freePort } from './free-port.ts';
 
-/** The reference server's entry point; turbo builds it before the tests that depend on it. */
-export const referenceServerMain = fileURLToPath(
-  new URL('../../../apps/reference-server/dist/main.js', import.meta.url),
-);
+/**
+ * The reference server's entry point, found by its package name (`@institution-api/reference-server/main`):
+ * a workspace whose tests start it lists the server in its `devDependencies`, so turbo builds it
+ * before they run.
+ */
+export function referenceServerMain(): string {
+  try {
+    return createRequire(import.meta.url).resolve('@institution-api/reference-server/main');
+  } catch {
+    throw new Error(
+      'The reference server is not built: build it (npx turbo run build --filter=@institution-api/reference-server), and list @institution-api/reference-server in the devDependencies of the workspace whose tests start it.',
+    );
+  }
+}
 
 /** An institution's key pair, as INSTITUTION_CREDENTIALS provisions it. */
 export interface Credential {
@@ -67,12 +77,8 @@ export interface RunningServer {
 export async function startReferenceServer(
   options: ReferenceServerOptions,
 ): Promise<RunningServer> {
-  const main = options.main ?? referenceServerMain;
-  if (!existsSync(main)) {
-    throw new Error(
-      `${main} is missing: build it (npx turbo run build --filter=@institution-api/reference-server)`,
-    );
-  }
+  const main = options.main ?? referenceServerMain();
+  if (!existsSync(main)) throw new Error(`${main} is missing: build it first`);
   const port = await freePort();
   const child = spawn(process.execPath, [main], {
     env: {

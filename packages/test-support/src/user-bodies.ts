@@ -1,19 +1,20 @@
 /**
  * The one builder of valid user bodies for tests and benchmarks: the spec's own named examples,
- * read from the bundle every workspace builds from (`openapi/dist/openapi.json`), so a field the
+ * read from the bundle every workspace builds from (`@institution-api/openapi/openapi.json`), so a field the
  * spec adds to them is in every body, and no test types out a user that a change of the contract
  * would have to find.
  */
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { UserCreated, UserInput, UserUpdated } from '@institution-api/types';
 
-/**
- * The bundled spec. Read from its file rather than imported from the types package, which is
- * built from it: this package is a dependency of the spec's own tests.
- */
+/** The bundled spec, as the spec's workspace publishes it to the others. */
 const openapiDocument = JSON.parse(
-  readFileSync(new URL('../../../openapi/dist/openapi.json', import.meta.url), 'utf8'),
+  readFileSync(
+    createRequire(import.meta.url).resolve('@institution-api/openapi/openapi.json'),
+    'utf8',
+  ),
 ) as {
   paths: Record<string, unknown>;
   components: { examples?: Record<string, unknown> };

@@ -29,7 +29,7 @@ export const busyTimeoutMs = 5000;
  * Durability: WAL journal with synchronous=FULL by default, so a commit is on disk, fsync'ed,
  * when COMMIT returns (the server's storage switches its connection to NORMAL and does that fsync
  * itself, off the event loop: see walSyncer), before the write is acknowledged: it survives a
- * SIGKILL of the process (test/storage/durability.test.ts, test/crash/) and a power loss. An
+ * SIGKILL of the process (test/storage/durability.system.test.ts, test/crash/) and a power loss. An
  * interrupted write, or an interrupted first start, is rolled back from the journal at the next
  * open. SQLite locks the file itself, so several processes may open it at once: writes take turns
  * (busy timeout 5 s).

@@ -1,7 +1,7 @@
 /**
  * RATE_LIMIT_PER_MINUTE over HTTP (spec Assumptions, "Rate limits"): the 429, and the RateLimit header
  * fields on every answer to an authenticated request, on the embedded database. Across several
- * processes on PostgreSQL: test/processes/shared-rate-limit.test.ts.
+ * processes on PostgreSQL: test/processes/shared-rate-limit.system.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { StorageUnavailableError } from '../../src/storage/health/unavailable.js';

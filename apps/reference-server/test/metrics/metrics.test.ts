@@ -1,7 +1,7 @@
 /**
  * The metrics (spec Assumptions, "Metrics"): what an app counts in them, by operation and status, and
  * the listener that serves them. On the built server, across processes and through an outage of
- * PostgreSQL: test/processes/shared-rate-limit.test.ts.
+ * PostgreSQL: test/processes/shared-rate-limit.system.test.ts.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -2,7 +2,7 @@
  * `allowedOrigins`: the handlers refuse a page's cross-origin call as the browser refuses it
  * against the service (a network error), where MSW alone would answer it. Requests carry the
  * page's `Origin` as a browser sends it; in a browser, where MSW's Service Worker drops it, the
- * page's own origin stands in (`location`, stubbed here; `test/browser.test.ts` runs the real one).
+ * page's own origin stands in (`location`, stubbed here; `test/browser.system.test.ts` runs the real one).
  */
 import { createMockHandlers, documentedAnswer } from '@institution-api/mock';
 import { setupServer } from 'msw/node';

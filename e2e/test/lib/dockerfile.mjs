@@ -197,7 +197,7 @@ export async function performDockerfile({ dockerfile, context, scratch, runEnv, 
           break;
         default:
           throw new Error(
-            `the Dockerfile's ${keyword} is not performed by test/lib/dockerfile.mjs`,
+            `the Dockerfile's ${keyword} is not performed by e2e/test/lib/dockerfile.mjs`,
           );
       }
     }

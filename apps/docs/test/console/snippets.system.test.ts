@@ -10,6 +10,9 @@ import {
   signSync,
   verifyMessageSignatureSync,
 } from '@institution-api/signing/node';
+import { run } from '@institution-api/test-support/run-program';
+import { createSampleProject } from '@institution-api/test-support/sample-project';
+import { pathWithOnly, which } from '@institution-api/test-support/shell-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   clientText,
@@ -19,9 +22,6 @@ import {
   typeScriptSnippet,
 } from '../../console/src/snippets.js';
 import type { ConsoleOperation } from '../../console/src/spec-types.js';
-import { run } from '../support/run.js';
-import { createSampleProject } from '../support/sample-project.js';
-import { pathWithOnly, which } from '../support/shell-tools.js';
 
 const create: ConsoleOperation = {
   operationId: 'createUser',

@@ -39,15 +39,16 @@ import {
   type Credential,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { type RunResult, run } from '@institution-api/test-support/run-program';
+import { createSampleProject } from '@institution-api/test-support/sample-project';
+import { pathWithOnly, which } from '@institution-api/test-support/shell-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportedFile } from '../workspaces.js';
 import { type CodeSample, landingCodeBlocks, readOperations } from './support/code-samples.js';
-import { type RunResult, run } from './support/run.js';
-import { createSampleProject } from './support/sample-project.js';
-import { pathWithOnly, which } from './support/shell-tools.js';
 import { bannerCurlCommand, bannerExampleUser } from './support/start-banner.js';
 import { compileAndRun } from './support/typescript-sample.js';
 
-const specFile = new URL('../dist/openapi.json', import.meta.url);
+const specFile = exportedFile('@institution-api/docs/openapi.json');
 const operations = readOperations(specFile);
 const bash = which('bash');
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,6 +1,6 @@
 // The reference server's image (deploy/Dockerfile), built and run without a container engine
 // (README "Deploying"): these machines have no registry to pull node:24-slim from. The test reads
-// the Dockerfile and performs its instructions (test/lib/dockerfile.mjs) on the working tree as a
+// the Dockerfile and performs its instructions (e2e/test/lib/dockerfile.mjs) on the working tree as a
 // build would see it (less .dockerignore): the build stage's scripts with the dev dependencies,
 // the production-only install in a directory holding only what the build stage staged, then the
 // image's CMD from there on PostgreSQL, as the image's non-root user when this runs as root, with
@@ -27,7 +27,7 @@ import {
 } from './lib/dockerfile.mjs';
 
 const exec = promisify(execFile);
-const repository = fileURLToPath(new URL('..', import.meta.url));
+const repository = fileURLToPath(new URL('../..', import.meta.url));
 const dockerfile = readFileSync(join(repository, 'deploy/Dockerfile'), 'utf8');
 
 const unavailable = postgresUnavailableReason();

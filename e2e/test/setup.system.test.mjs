@@ -16,7 +16,7 @@ import { acceptsConnections } from '@institution-api/test-support/free-port';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 const exec = promisify(execFile);
-const repository = fileURLToPath(new URL('..', import.meta.url));
+const repository = fileURLToPath(new URL('../..', import.meta.url));
 /** This checkout's turbo cache (turbo's default place), which the copy's build reads and fills. */
 const turboCacheDir = join(repository, '.turbo', 'cache');
 

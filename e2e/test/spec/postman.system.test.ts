@@ -18,13 +18,12 @@ import {
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportedFile, repository, bundledSpec as spec } from '../workspaces.js';
 import { startUpdateAsCreateProxy } from './broken-server.js';
-import { spec } from './spec.js';
 
-const openapi = fileURLToPath(new URL('..', import.meta.url));
-const newman = join(openapi, '..', 'node_modules', '.bin', 'newman');
-const reports = join(openapi, 'reports');
-const collectionFile = join(openapi, 'dist', 'institution-api.postman_collection.json');
+const newman = join(repository, 'node_modules', '.bin', 'newman');
+const reports = fileURLToPath(new URL('../../reports', import.meta.url));
+const collectionFile = exportedFile('@institution-api/openapi/postman-collection.json');
 const collectionPath = '/institution-api.postman_collection.json';
 
 const institution: Credential = {
@@ -73,7 +72,7 @@ function runNewman(collectionUrl: string, baseUrl: string, name: string) {
     'off',
   ];
   return new Promise<{ code: number; output: string; report: NewmanReport }>((resolve, reject) => {
-    execFile(newman, args, { cwd: openapi }, (error, stdout, stderr) => {
+    execFile(newman, args, { cwd: repository }, (error, stdout, stderr) => {
       const status = (error as { code?: unknown } | null)?.code;
       const output = stdout + stderr;
       try {

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
-const cacheDir = fileURLToPath(new URL('../../node_modules/.cache/code-samples/', import.meta.url));
+const cacheDir = fileURLToPath(new URL('../node_modules/.cache/code-samples/', import.meta.url));
 
 /**
  * A throwaway directory set up like a reader's project after `npm install @institution-api/client`:

@@ -32,11 +32,9 @@ import {
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spec } from './spec.js';
+import { exportedFile, repository, bundledSpec as spec } from '../workspaces.js';
 
-const openapi = fileURLToPath(new URL('..', import.meta.url));
-const repository = join(openapi, '..');
-const consumers = join(openapi, 'test', 'consumers');
+const consumers = fileURLToPath(new URL('consumers', import.meta.url));
 const bin = (name: string) => join(repository, 'node_modules', '.bin', name);
 
 /** The tools under test, pinned in this workspace's devDependencies. */
@@ -140,7 +138,7 @@ function consumerDirectory(consumer: Consumer): string {
   cpSync(join(consumers, consumer), dir, { recursive: true });
   cpSync(join(consumers, 'shared.ts'), join(dir, 'shared.ts'));
   cpSync(join(consumers, 'tsconfig.json'), join(dir, 'tsconfig.json'));
-  cpSync(join(openapi, 'dist', 'openapi.json'), join(dir, 'openapi.json'));
+  cpSync(exportedFile('@institution-api/openapi/openapi.json'), join(dir, 'openapi.json'));
   writeFileSync(join(dir, 'package.json'), '{ "private": true, "type": "module" }\n');
   writeFileSync(join(dir, 'examples.json'), JSON.stringify(examplesOf(spec)));
   for (const name of consumerDependencies) {

@@ -20,21 +20,26 @@ import {
   signSync,
   verifyMessageSignatureSync,
 } from '@institution-api/signing/node';
+import { chromiumPath, hasChromium, launchChromium } from '@institution-api/test-support/chromium';
 import {
   type Credential,
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { run } from '@institution-api/test-support/run-program';
+import { createSampleProject } from '@institution-api/test-support/sample-project';
+import { pathWithOnly, which } from '@institution-api/test-support/shell-tools';
+import {
+  isInViewport,
+  openWatchedPage,
+  type WatchedPage,
+} from '@institution-api/test-support/watched-page';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, hasChromium, launchChromium } from '../support/chromium.js';
-import { run } from '../support/run.js';
-import { createSampleProject } from '../support/sample-project.js';
-import { pathWithOnly, which } from '../support/shell-tools.js';
-import { compileAndRun } from '../support/typescript-sample.js';
-import { isInViewport, openWatchedPage, type WatchedPage } from '../support/watched-page.js';
+import { exportedFile } from '../workspaces.js';
+import { compileAndRun } from './support/typescript-sample.js';
 
-const pageFile = fileURLToPath(new URL('../../dist/index.html', import.meta.url));
+const pageFile = exportedFile('@institution-api/docs/index.html');
 /** Where the screenshots go: test artifacts, git-ignored, kept after the run. */
 const screenshots = fileURLToPath(
   new URL('../../test-results/screenshots/console/', import.meta.url),

@@ -26,12 +26,13 @@ import {
 import { buildSpecVariant, type SpecVariant } from '@institution-api/test-support/spec-variant';
 import { distinctUserBody } from '@institution-api/test-support/user-bodies';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportedFile } from '../workspaces.js';
 
 const execFile = promisify(execFileCallback);
 
 /** The bundled spec of this checkout. */
 const bundle = JSON.parse(
-  readFileSync(new URL('../dist/openapi.json', import.meta.url), 'utf8'),
+  readFileSync(exportedFile('@institution-api/openapi/openapi.json'), 'utf8'),
 ) as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
 
 /**

@@ -9,10 +9,10 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hasChromium, launchChromium } from '@institution-api/test-support/chromium';
+import { openWatchedPage } from '@institution-api/test-support/watched-page';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELOAD_PATH } from '../scripts/lib/dev-server.mjs';
-import { hasChromium, launchChromium } from './support/chromium.js';
-import { openWatchedPage } from './support/watched-page.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const devScript = fileURLToPath(new URL('../scripts/dev.mjs', import.meta.url));

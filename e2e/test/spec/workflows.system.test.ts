@@ -17,12 +17,13 @@ import {
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repository, workspaceDir } from '../workspaces.js';
 import { startUpdateAsCreateProxy } from './broken-server.js';
 
-const openapi = fileURLToPath(new URL('..', import.meta.url));
-const redocly = join(openapi, '..', 'node_modules', '.bin', 'redocly');
-const cli = join(openapi, '..', 'packages', 'client', 'bin', 'institution-api.js');
-const reports = join(openapi, 'reports');
+const openapi = workspaceDir('@institution-api/openapi');
+const redocly = join(repository, 'node_modules', '.bin', 'redocly');
+const cli = join(workspaceDir('@institution-api/client'), 'bin', 'institution-api.js');
+const reports = fileURLToPath(new URL('../../reports', import.meta.url));
 const workflowFiles = readdirSync(join(openapi, 'workflows'))
   .filter((file) => file.endsWith('.arazzo.yaml'))
   .sort()

@@ -248,7 +248,7 @@ describe.skipIf(skipReason)(
     test('a start without a key, or with a wrong one, is refused in one line, no stack trace', async () => {
       const start = (key: string | undefined) =>
         new Promise<{ code: number | null; stderr: string }>((resolve) => {
-          const child = spawn(process.execPath, [referenceServerMain], {
+          const child = spawn(process.execPath, [referenceServerMain()], {
             env: {
               PATH: process.env.PATH ?? '',
               PORT: '0',

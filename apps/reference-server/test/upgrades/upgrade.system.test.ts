@@ -39,7 +39,10 @@ import {
 
 const execFile = promisify(execFileCallback);
 const users = '/api/v1/external/users';
-const credentialsCommand = join(dirname(referenceServerMain), 'credentials/credentials-command.js');
+const credentialsCommand = join(
+  dirname(referenceServerMain()),
+  'credentials/credentials-command.js',
+);
 
 const unavailable = postgresUnavailableReason();
 // CI installs postgresql-15, so there a missing server fails the suite (in startPostgres) instead.

@@ -15,26 +15,27 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { fileURLToPath, pathToFileURL, fileURLToPath as toPath } from 'node:url';
+import { pathToFileURL, fileURLToPath as toPath } from 'node:url';
+import { chromiumPath, hasChromium, launchChromium } from '@institution-api/test-support/chromium';
 import {
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, hasChromium, launchChromium } from './support/chromium.js';
 import {
   isInViewport,
   openWatchedPage,
   shownText,
   type WatchedPage,
-} from './support/watched-page.js';
+} from '@institution-api/test-support/watched-page';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportedFile } from '../workspaces.js';
 
-const pageFile = fileURLToPath(new URL('../dist/index.html', import.meta.url));
+const pageFile = exportedFile('@institution-api/docs/index.html');
 /** Where the screenshots go: test artifacts, git-ignored, kept after the run. */
-const screenshots = toPath(new URL('../test-results/screenshots/', import.meta.url));
+const screenshots = toPath(new URL('../../test-results/screenshots/', import.meta.url));
 const spec = JSON.parse(
-  readFileSync(new URL('../dist/openapi.json', import.meta.url), 'utf8'),
+  readFileSync(exportedFile('@institution-api/docs/openapi.json'), 'utf8'),
 ) as BundledSpec;
 
 interface BundledSpec {

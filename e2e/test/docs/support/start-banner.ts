@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import type { Credential } from '@institution-api/test-support/reference-server';
 
-/** The reference server's start banner module, as built (`apps/reference-server/src/demo-banner.ts`). */
-const demoBannerModule = new URL('../../../reference-server/dist/demo-banner.js', import.meta.url);
+/** The reference server's start banner module, as built (its `src/demo-banner.ts`). */
+const demoBannerModule = '@institution-api/reference-server/demo-banner';
 
 /** What the tests use of the banner module; read from its build, so the tests follow its changes. */
 interface DemoBanner {
@@ -16,12 +15,14 @@ interface DemoBanner {
 }
 
 async function demoBanner(): Promise<DemoBanner> {
-  if (!existsSync(demoBannerModule)) {
+  try {
+    createRequire(import.meta.url).resolve(demoBannerModule);
+  } catch {
     throw new Error(
-      `${demoBannerModule.pathname} is missing: build it (npx turbo run build --filter=@institution-api/reference-server)`,
+      `${demoBannerModule} is missing: build it (npx turbo run build --filter=@institution-api/reference-server)`,
     );
   }
-  return (await import(pathToFileURL(demoBannerModule.pathname).href)) as DemoBanner;
+  return (await import(demoBannerModule)) as DemoBanner;
 }
 
 /** The user the banner's `curl` line creates (the spec's `UserWithoutAccount` example today). */

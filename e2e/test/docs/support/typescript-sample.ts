@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type RunResult, run } from './run.js';
+import { type RunResult, run } from '@institution-api/test-support/run-program';
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 

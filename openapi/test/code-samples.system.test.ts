@@ -3,7 +3,7 @@
  * the spec's `x-codeSamples` point at them with `source: { $ref }`, which Redocly's bundler
  * replaces with the file's text. These tests pin that mechanism: the bundle the docs page and
  * every other workspace read carries each file byte for byte, and no sample is left out or
- * written inline. Running the samples is the docs' job (apps/docs/test/code-samples.test.ts).
+ * written inline. Running the samples is the docs' job (e2e/test/docs/code-samples.system.test.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

@@ -1,0 +1,8 @@
+import { testTiers } from '@institution-api/test-support/test-tiers';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: testTiers(),
+  },
+});
