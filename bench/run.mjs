@@ -186,8 +186,10 @@ async function main() {
   serverRow(
     'postgres:create-message-signatures',
     'PostgreSQL 15 (durable), message signatures required: create',
-    `${ratioCell(postgresBothWays, 'Prism create')}; ${ratioCell(postgresAgainstAlone, 'header alone')}`,
-    [judge('≥', 1.5, postgresBothWays && median(postgresBothWays))],
+    `${ratioCell(postgresAgainstAlone, 'header alone')}; ${ratioCell(postgresBothWays, 'Prism create')}`,
+    // Against the header alone on the same database, side by side (spec Assumptions, message
+    // signatures): a ratio to Prism measured the disk's flushes more than this code.
+    [judge('≥', 0.8, postgresAgainstAlone && median(postgresAgainstAlone))],
   );
 
   if (imported) {
