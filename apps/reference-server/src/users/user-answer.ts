@@ -10,7 +10,11 @@ export function answerParts(user: StoredUser): {
   own: Record<string, unknown>;
 } {
   const { id, documents, createdAt, account, ...details } = user;
-  const { id: accountId, createdAt: accountCreatedAt, ...accountFields } = account ?? ({} as Partial<StoredAccount>);
+  const {
+    id: accountId,
+    createdAt: accountCreatedAt,
+    ...accountFields
+  } = account ?? ({} as Partial<StoredAccount>);
   return {
     details: { ...details, ...accountFields },
     own: {

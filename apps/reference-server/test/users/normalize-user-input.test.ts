@@ -1,8 +1,8 @@
 import { userBody, userBodyExamples } from '@institution-api/test-support/user-bodies';
 import type { UserInput } from '@institution-api/types';
+import { normalizedCard, normalizedMobile } from '@institution-api/types/rules';
 import { userDetailsModel } from '@institution-api/types/user-details';
 import { describe, expect, test } from 'vitest';
-import { normalizedCard, normalizedMobile } from '@institution-api/types/rules';
 import { normalizeUserInput } from '../../src/users/normalize-user-input.js';
 
 describe('normalizeUserInput', () => {

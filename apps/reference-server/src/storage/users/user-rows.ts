@@ -1,4 +1,10 @@
-import type { AccountDetails, AccountType, StoredAccount, StoredUser, UserDetails } from '../types.js';
+import type {
+  AccountDetails,
+  AccountType,
+  StoredAccount,
+  StoredUser,
+  UserDetails,
+} from '../types.js';
 
 /**
  * The one place where the snake_case columns of `users` and `accounts` meet the camelCase types of
