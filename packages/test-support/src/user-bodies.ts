@@ -7,10 +7,11 @@
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { UserCreated, UserInput, UserUpdated } from '@institution-api/types';
+import { requestExamples } from '@institution-api/types/spec';
 
 /**
- * The bundled spec. Read from its file rather than imported from the types package, which is
- * built from it: this package is a dependency of the spec's own tests.
+ * The bundled spec. Read from its file rather than taken from the types package, which embeds it
+ * when it is built: the spec's own tests read the bundle they have just made.
  */
 const openapiDocument = JSON.parse(
   readFileSync(new URL('../../../openapi/dist/openapi.json', import.meta.url), 'utf8'),
@@ -20,9 +21,6 @@ const openapiDocument = JSON.parse(
 };
 
 type Schema = Record<string, unknown>;
-type Operation = {
-  requestBody?: { content?: Record<string, { examples?: Record<string, Schema> }> };
-};
 
 /** The spec's named example `name` (`components.examples`), a fresh copy each call. */
 export function specExample<T = unknown>(name: string): T {
@@ -35,15 +33,10 @@ export function specExample<T = unknown>(name: string): T {
  * The names of the request examples of createUser, in the spec's order (a MOMO account, a BANK
  * account, no account).
  */
-export const userBodyExamples: readonly string[] = (() => {
-  for (const item of Object.values(openapiDocument.paths)) {
-    const operation = (item as Record<string, Operation & { operationId?: string }>).post;
-    if (operation?.operationId !== 'createUser') continue;
-    const examples = operation.requestBody?.content?.['application/json']?.examples ?? {};
-    return Object.values(examples).map((ref) => String(ref.$ref).split('/').pop() as string);
-  }
-  throw new Error('the spec has no createUser operation with request examples');
-})();
+export const userBodyExamples: readonly string[] = requestExamples(
+  openapiDocument,
+  'createUser',
+).map(({ name, component }) => component ?? name);
 
 /** The spec's request example `name` (default the first: a user with a MOMO account), as sent. */
 export function userBody(name = userBodyExamples[0] as string): UserInput {
