@@ -44,7 +44,10 @@ export interface DetailField {
   readonly types: readonly JsonType[];
   /** The fields of an object (`kyc`), for what it leaves out. */
   readonly fields?: readonly DetailField[];
-  /** One of the payout account's fields: a property of `UserInput`'s `oneOf` variants. */
+  /**
+   * One of the payout account's fields: a property of `UserInput`'s `oneOf` variants, or a field an
+   * account object of the answers carries.
+   */
   readonly account: boolean;
 }
 
@@ -92,7 +95,7 @@ export interface AccountVariant {
   readonly component?: string;
   /** The account fields it requires. */
   readonly required: readonly string[];
-  /** The account fields it admits a value other than null for. */
+  /** The account fields it admits a value other than null for: all but those it keeps null. */
   readonly admitted: readonly string[];
 }
 
@@ -146,9 +149,24 @@ export function deriveUserDetailsModel(document: {
     properties: propertiesOf(document, variant),
     required: requiredOf(document, variant),
   }));
-  const accountFields = new Set(
-    variants.flatMap((variant) => variant.properties.map(([name]) => name)),
+  // The account's fields: the properties of the variants, and a field of UserInput that only an
+  // account object of the answers carries (under its name in camelCase, or by x-input-field).
+  const inputNames = new Set(propertiesOf(document, input).map(([name]) => name));
+  const carriedName = ([key, property]: [string, JsonObject]) =>
+    String(property['x-input-field'] ?? camelCaseOf(key));
+  const answerProperties = [answerSchemas.created, answerSchemas.updated].flatMap((answer) =>
+    propertiesOf(document, named(answer)),
   );
+  const carriedByUser = new Set(answerProperties.map(carriedName));
+  const carriedByAccount = answerProperties.flatMap(([key, property]) => {
+    const object = inputNames.has(key) ? undefined : objectBranch(document, property);
+    return object ? propertiesOf(document, object.schema).map(carriedName) : [];
+  });
+  const candidates = new Set([
+    ...variants.flatMap((variant) => variant.properties.map(([name]) => name)),
+    ...carriedByAccount.filter((name) => !carriedByUser.has(name)),
+  ]);
+  const accountFields = new Set([...inputNames].filter((name) => candidates.has(name)));
   const fieldsOf = (schema: JsonObject, top: boolean): DetailField[] => {
     const required = requiredOf(document, schema);
     return propertiesOf(document, schema).map(([name, property]) => {
@@ -232,13 +250,14 @@ function accountModel(
     discriminator: discriminator ?? '',
     variants: variants.map(({ component, properties, required }) => {
       const own = properties.find(([name]) => name === discriminator)?.[1];
+      const onlyNullHere = new Set(
+        properties.filter(([, property]) => onlyNull(document, property)).map(([name]) => name),
+      );
       return {
         type: own && 'const' in own ? (own.const as string) : null,
         ...(component === undefined ? {} : { component }),
         required,
-        admitted: properties
-          .filter(([, property]) => !onlyNull(document, property))
-          .map(([name]) => name),
+        admitted: [...accountFields].filter((name) => !onlyNullHere.has(name)),
       };
     }),
   };

@@ -128,6 +128,19 @@ describe('a new optional field of the account', () => {
     });
   });
 
+  it('is an account field also when only the account objects carry it, admitted by every type', () => {
+    const document = withBranchCode();
+    for (const variant of ['BankAccountDetails', 'MomoAccountDetails', 'NoAccountDetails']) {
+      const schema = (document.components.schemas as Record<string, Schema>)[variant] as Schema;
+      delete (schema.properties as Schema).branchCode;
+    }
+    const inferred = deriveUserDetailsModel(document);
+    expect(inferred.input.find((field) => field.name === 'branchCode')?.account).toBe(true);
+    for (const variant of inferred.account.variants.filter((v) => v.type !== null)) {
+      expect(variant.admitted).toContain('branchCode');
+    }
+  });
+
   it('is answered as sent, and null for an account stored before it existed', () => {
     const own = { id: 'u', documents: [], createdAt: 't', account: { id: 'a', createdAt: 't' } };
     const bank = storedDetails(
