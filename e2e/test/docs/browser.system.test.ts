@@ -21,6 +21,7 @@ import {
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { componentName } from '@institution-api/types/spec';
 import {
   isInViewport,
   openWatchedPage,
@@ -57,7 +58,7 @@ const updateUser = spec.paths['/api/v1/external/users/{id}']?.put as Operation;
 function exampleId(operation: Operation, status: string): string {
   const examples = operation.responses[status]?.content?.['application/json']?.examples ?? {};
   const [name, example] = Object.entries(examples)[0] ?? [];
-  const component = example?.$ref?.replace('#/components/examples/', '') ?? name ?? '';
+  const component = componentName(example, 'examples') ?? name ?? '';
   const id = spec.components.examples[component]?.value.id;
   if (!id) throw new Error(`no named ${status} example on ${operation.summary}`);
   return id;

@@ -1,11 +1,14 @@
 /**
  * "Adding a field" (README): a new optional, nullable field of `UserInput` that both answers
- * carry needs an edit of the spec and nothing else. A copy of the repository gets the field in
- * `openapi/` alone (the three schemas and the examples) and is built as it is; then, on each
- * database of the reference server: a create answers it (`201`, and `200` again), an update
- * carries it and clears it when absent, the client's "read, change one field, update" keeps it,
- * an import column sets it, a user stored before the field existed (by the server built from this
- * checkout's spec) answers it as null, and the copy's conformance suite passes.
+ * carry, of the user or of the payout account, needs an edit of the spec and nothing else. A copy
+ * of the repository gets both in `openapi/` alone (a user field in the three schemas; an account
+ * field of BANK accounts in `UserInput`, its variants and both account objects, `AccountCreated`
+ * in snake_case; and the examples) and is built as it is; then, on each database of the reference
+ * server: a create answers them (`201`, and `200` again), an update carries them and clears them
+ * when absent, the client's "read, change one field, update" keeps them (the account's through
+ * `User.account`), an import column sets each, a user stored before the fields existed (by the
+ * server built from this checkout's spec) answers them as null, and the copy's conformance suite
+ * passes. The copy's mock answers both fields in both shapes.
  */
 import { execFile as execFileCallback } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -35,6 +38,18 @@ const bundle = JSON.parse(
   readFileSync(exportedFile('@institution-api/openapi/openapi.json'), 'utf8'),
 ) as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
 
+/** The schemas whose properties are the account's, in the request and in both answers. */
+const accountSchemas = [
+  'UserInput',
+  'BankAccountDetails',
+  'MomoAccountDetails',
+  'NoAccountDetails',
+  'AccountUpdated',
+] as const;
+
+/** A camelCase name in snake_case, as `AccountCreated` spells its keys. */
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
 /**
  * The field, as a designer adds it: `preferredName`, or another name when this checkout's spec
  * has that one already (then the test adds one more).
@@ -53,7 +68,31 @@ const schemaText = `  ${field}:
     maxLength: 100
 `;
 
-/** The edit of the copy's spec: the field in UserInput and both answers, and in the examples. */
+/**
+ * The account field, as a designer adds it: `branchCode` of BANK accounts, or another name when
+ * this checkout's spec has that one already; `AccountCreated` calls it in snake_case.
+ */
+const accountField =
+  ['branchCode', 'accountAlias', 'addedAccountField'].find(
+    (name) =>
+      accountSchemas.every(
+        (schema) => !(name in (bundle.components.schemas[schema]?.properties ?? {})),
+      ) && !(snakeCase(name) in (bundle.components.schemas.AccountCreated?.properties ?? {})),
+  ) ?? 'addedAccountFieldOfTheTest';
+const accountKey = snakeCase(accountField);
+const accountSchemaText = (name: string) => `  ${name}:
+    description: The code of the bank's branch that holds the account, up to 20 characters, or null.
+    type:
+      - string
+      - 'null'
+    maxLength: 20
+`;
+const onlyNullText = `  ${accountField}:
+    description: Must be absent or null unless the account is a bank account.
+    type: 'null'
+`;
+
+/** The edit of the copy's spec: both fields in their schemas, and in the examples. */
 async function addField(openapi: string) {
   const edit = async (file: string, change: (text: string) => string) => {
     const path = join(openapi, file);
@@ -81,6 +120,40 @@ async function addField(openapi: string) {
       text.replace('\nvalue:\n', `\nvalue:\n  ${field}: ${value}\n`),
     );
   }
+  // The account field: in UserInput, admitted by the BANK variant, null in the others, and in
+  // both account objects, each of which lists it as required like every other key.
+  const addProperty = (text: string, property: string) =>
+    text.replace('\nproperties:\n', `\nproperties:\n${property}`);
+  const addRequired = (text: string, key: string) =>
+    text.replace('\nrequired:\n', `\nrequired:\n  - ${key}\n`);
+  for (const schema of ['UserInput', 'BankAccountDetails']) {
+    await edit(`components/schemas/${schema}.yaml`, (text) =>
+      addProperty(text, accountSchemaText(accountField)),
+    );
+  }
+  for (const schema of ['MomoAccountDetails', 'NoAccountDetails']) {
+    await edit(`components/schemas/${schema}.yaml`, (text) => addProperty(text, onlyNullText));
+  }
+  for (const [schema, key] of [
+    ['AccountCreated', accountKey],
+    ['AccountUpdated', accountField],
+  ] as const) {
+    await edit(`components/schemas/${schema}.yaml`, (text) =>
+      addRequired(addProperty(text, accountSchemaText(key)), key),
+    );
+  }
+  await edit('components/examples/BankAccountUser.yaml', (text) =>
+    text.replace('\nvalue:\n', `\nvalue:\n  ${accountField}: ACC-01\n`),
+  );
+  for (const [example, line] of [
+    ['UserAddedToInstitution', `${accountKey}: ACC-01`],
+    ['UserCreatedNew', `${accountKey}: null`],
+    ['UserUpdated', `${accountField}: null`],
+  ]) {
+    await edit(`components/examples/${example}.yaml`, (text) =>
+      text.replace('\n  account:\n', `\n  account:\n    ${line}\n`),
+    );
+  }
 }
 
 const institutions: Credential[] = [
@@ -99,7 +172,7 @@ const [first, other] = institutions as [Credential, Credential];
 
 /** The copy's client, as far as these tests use it. */
 interface Client {
-  createUsersClient(options: object): UsersClient;
+  createUsersClient(options: Record<string, unknown>): UsersClient;
   toUserInput(user: object): Record<string, unknown>;
 }
 type User = Record<string, unknown> & { id: string; monthlyIncome: number | null };
@@ -135,7 +208,42 @@ it("the copy's spec has the field, and only the copy's", async () => {
   for (const schema of ['UserInput', 'UserCreated', 'UserUpdated']) {
     expect(bundled.components.schemas[schema].properties).toHaveProperty(field);
   }
+  for (const schema of accountSchemas) {
+    expect(bundled.components.schemas[schema].properties).toHaveProperty(accountField);
+  }
+  expect(bundled.components.schemas.AccountCreated.properties).toHaveProperty(accountKey);
   expect(distinctUserBody()).not.toHaveProperty(field);
+  expect(distinctUserBody({}, 'BankAccountUser')).not.toHaveProperty(accountField);
+});
+
+it("the copy's mock answers both fields, in both shapes and in the client's User", async () => {
+  const { createMockService } = (await import(variant.module('mock', 'service/index.js'))) as {
+    createMockService(options: { institutions: Credential[] }): {
+      handle(request: Request): Promise<Response>;
+    };
+  };
+  const service = createMockService({ institutions: [first] });
+  const mock = client.createUsersClient({
+    baseUrl: 'http://mock.test',
+    ...first,
+    retry: false,
+    fetch: (input: RequestInfo, init?: RequestInit) => service.handle(new Request(input, init)),
+  });
+  const sent = {
+    ...distinctUserBody({}, 'BankAccountUser'),
+    [field]: 'Maa',
+    [accountField]: 'ACC-01',
+  };
+  const made = await mock.createUser(sent);
+  expect(made.data?.created).toBe(true);
+  expect(made.data?.raw).toMatchObject({ [field]: 'Maa', account: { [accountKey]: 'ACC-01' } });
+  expect(made.data?.user).toMatchObject({ [field]: 'Maa', account: { [accountField]: 'ACC-01' } });
+  const id = made.data?.user.id ?? '';
+  const changed = await mock.updateUser(id, { ...sent, [accountField]: 'ACC-02' });
+  expect(changed.data?.raw).toMatchObject({ account: { [accountField]: 'ACC-02' } });
+  const { [accountField]: _, ...without } = sent as Body;
+  const cleared = await mock.updateUser(id, without);
+  expect(cleared.data?.raw.account).toHaveProperty(accountField, null);
 });
 
 /** Every step of the round trip on one database: `databaseUrl` for both servers, in turn. */
@@ -144,18 +252,19 @@ function roundTrip(databaseUrl: () => string) {
   let server: RunningServer | undefined;
   let users: UsersClient;
   let storedBefore: Body;
+  let storedBankBefore: Body;
 
   beforeAll(async () => {
     // A user stored by the server of this checkout, whose spec has no such field.
     before = await startReferenceServer({ credentials: institutions, databaseUrl: databaseUrl() });
     const { createUsersClient } = (await import('@institution-api/client')) as unknown as Client;
+    const beforeUsers = createUsersClient({ baseUrl: before.url, ...first, retry: false });
     storedBefore = distinctUserBody();
-    const created = await createUsersClient({
-      baseUrl: before.url,
-      ...first,
-      retry: false,
-    }).createUser(storedBefore);
-    expect(created.data?.created).toBe(true);
+    storedBankBefore = distinctUserBody({}, 'BankAccountUser');
+    for (const stored of [storedBefore, storedBankBefore]) {
+      const created = await beforeUsers.createUser(stored);
+      expect(created.data?.created).toBe(true);
+    }
     await before.stop();
     before = undefined;
     server = await startReferenceServer({
@@ -220,6 +329,93 @@ function roundTrip(databaseUrl: () => string) {
     expect(again.raw.firstName).toBe(storedBefore.firstName);
     const updated = await users.updateUser(again.user.id, { ...storedBefore, [field]: 'Kobby' });
     expect(updated.data?.raw[field]).toBe('Kobby');
+  });
+
+  /** The copy's BANK request example (with the account field), as a new person. */
+  const bankBody = (value: unknown = 'ACC-01'): Body => ({
+    ...distinctUserBody({}, 'BankAccountUser'),
+    [accountField]: value,
+  });
+  const account = (answer: { raw: Body } | undefined) => answer?.raw.account as Body | undefined;
+  const userAccount = (answer: { user: User } | undefined) =>
+    answer?.user.account as Body | undefined;
+
+  it('an account field: create answers it in snake_case (201, 200 again), a MOMO account null', async () => {
+    const sent = bankBody();
+    const answer = await created(sent);
+    expect(answer.created).toBe(true);
+    expect(account(answer)).toHaveProperty(accountKey, 'ACC-01');
+    expect(userAccount(answer)).toHaveProperty(accountField, 'ACC-01');
+    const again = await created({ ...sent, [accountField]: 'ACC-09' });
+    expect(again.created).toBe(false);
+    expect(account(again)).toHaveProperty(accountKey, 'ACC-01');
+    const momo = await created(distinctUserBody());
+    expect(account(momo)).toHaveProperty(accountKey, null);
+    expect(userAccount(momo)).toHaveProperty(accountField, null);
+  });
+
+  it('an account field: update answers it in camelCase, clears it when absent, toUserInput keeps it', async () => {
+    const sent = bankBody();
+    const { user } = await created(sent);
+    const changed = await users.updateUser(user.id, { ...sent, [accountField]: 'ACC-02' });
+    expect(account(changed.data)).toHaveProperty(accountField, 'ACC-02');
+    expect(userAccount(changed.data)).toHaveProperty(accountField, 'ACC-02');
+    const input = client.toUserInput(changed.data?.user as object);
+    expect(input[accountField]).toBe('ACC-02');
+    const kept = await users.updateUser(user.id, { ...input, firstName: 'Efua' });
+    expect(kept.data?.raw.firstName).toBe('Efua');
+    expect(account(kept.data)).toHaveProperty(accountField, 'ACC-02');
+    const { [accountField]: _, ...without } = sent;
+    const cleared = await users.updateUser(user.id, without);
+    expect(account(cleared.data)).toHaveProperty(accountField, null);
+  });
+
+  it('an account stored before the field existed answers it as null, and takes it', async () => {
+    const again = await created(storedBankBefore);
+    expect(again.created).toBe(false);
+    expect(account(again)).toMatchObject({ account_type: 'BANK', [accountKey]: null });
+    const same = await users.updateUser(again.user.id, storedBankBefore);
+    expect(account(same.data)).toHaveProperty(accountField, null);
+    const updated = await users.updateUser(again.user.id, {
+      ...storedBankBefore,
+      [accountField]: 'ACC-03',
+    });
+    expect(account(updated.data)).toHaveProperty(accountField, 'ACC-03');
+    expect(account(updated.data)?.id).toBe(account(again)?.id);
+  });
+
+  it('an import column sets the account field', async () => {
+    const sent = bankBody('ACC-04');
+    const csv = join(scratch, `import-account-${Date.now()}.csv`);
+    const columns = [
+      'email',
+      'firstName',
+      'lastName',
+      'mobileNumber',
+      'ghanaCardNumber',
+      'monthlyIncome',
+      'accountType',
+      'accountNumber',
+      'accountName',
+      'bankName',
+      accountField,
+    ];
+    await writeFile(
+      csv,
+      `${columns.join(',')}\n${columns.map((column) => String(sent[column])).join(',')}\n`,
+    );
+    const run = await execFile(process.execPath, [variant.bins.client, 'import', csv], {
+      env: {
+        ...process.env,
+        INSTITUTION_API_URL: server?.url,
+        INSTITUTION_PUBLIC_KEY: first.publicKey,
+        INSTITUTION_SECRET_KEY: first.secretKey,
+      },
+    });
+    expect(run.stdout).toMatch(/created {3}1/);
+    const again = await created(sent);
+    expect(again.created).toBe(false);
+    expect(account(again)).toHaveProperty(accountKey, 'ACC-04');
   });
 
   it('an import column sets it', async () => {

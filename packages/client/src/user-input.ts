@@ -1,8 +1,8 @@
 /**
  * The way back from a read `User` to a request body, for "read, change one field,
  * update": update replaces every detail (spec: `updateUser`, "Update replaces"), so the body
- * must carry all of them, in the request's shape (section 2.1 of the interface document), not
- * the response's (sections 2.3 and 2.4).
+ * must carry all of them, in the request's shape (spec: `UserInput`), not the answers'
+ * (`UserCreated`, `UserUpdated`).
  *
  * @module
  */
@@ -13,7 +13,7 @@ import {
   userDetailsModel,
   withDefaults,
 } from '@institution-api/types/user-details';
-import type { UserWithIncome } from './user.js';
+import type { UserAccount, UserWithIncome } from './user.js';
 
 /** Which answer leaves each field out (`monthlyIncome`: create), for the message that names it. */
 const notCarriedBy = new Map(
@@ -38,8 +38,9 @@ const notCarriedBy = new Map(
  * - a date (`dateOfBirth`) goes back to `YYYY-MM-DD`: the date part of the date-time the service
  *   returns (`1990-05-17T00:00:00.000Z` gives `1990-05-17`), as written, never shifted by a
  *   time zone;
- * - the account goes back to the request fields `accountType`, `accountNumber`, `accountName`
- *   and `network` (MOMO) or `bankName` (BANK); no account gives none of them;
+ * - the account goes back to its request fields, those the variant of its type admits (spec:
+ *   `UserInput`'s `oneOf`: `network` for MOMO, `bankName` for BANK, and any field the spec adds
+ *   to the account), each under the name `User.account` gives it; no account gives none of them;
  * - `id`, `createdAt`, the account's `id`/`createdAt` and `documents` are not request fields and
  *   are left out.
  *
@@ -52,20 +53,35 @@ const notCarriedBy = new Map(
  * Throws a `TypeError` (a programming error, naming the field) for a user the request cannot
  * describe: a field the request requires that is null or missing despite the types
  * (`monthlyIncome`, or `mobileNumber`/`ghanaCardNumber`, which the response schemas allow null;
- * the service never returns it), a MOMO account without a network, a BANK account without a bank
- * name, or a date that is not a date.
+ * the service never returns it), an account without a field its variant requires (a MOMO account
+ * without a network, a BANK account without a bank name), or a date that is not a date.
  */
 export function toUserInput(user: UserWithIncome): UserInput {
   const details = requestFields(userDetailsModel.input, user as unknown as Record<string, unknown>);
-  const { account } = user;
-  if (account === null) return details as UserInput;
-  const { accountNumber, accountName } = account;
-  if (account.accountType === 'MOMO') {
-    const network = required(account.network, 'account.network');
-    return { ...details, accountType: 'MOMO', accountNumber, accountName, network } as UserInput;
+  return { ...details, ...accountFields(user.account) } as UserInput;
+}
+
+/** The request fields of `account`: those the variant of its type admits (spec: `UserInput`). */
+function accountFields(account: UserAccount | null): Record<string, unknown> {
+  if (account === null) return {};
+  const given = account as unknown as Record<string, unknown>;
+  const { discriminator, variants } = userDetailsModel.account;
+  const variant = variants.find((candidate) => candidate.type === given[discriminator]);
+  if (!variant) {
+    throw new TypeError(`toUserInput: account.${discriminator} is none the request knows`);
   }
-  const bankName = required(account.bankName, 'account.bankName');
-  return { ...details, accountType: 'BANK', accountNumber, accountName, bankName } as UserInput;
+  const fields: Record<string, unknown> = {};
+  for (const field of userDetailsModel.input) {
+    if (!field.account || !variant.admitted.includes(field.name)) continue;
+    const value = given[field.name] ?? null;
+    if (value === null && variant.required.includes(field.name)) {
+      throw new TypeError(
+        `toUserInput: the user has no account.${field.name}, which the request requires`,
+      );
+    }
+    fields[field.name] = value;
+  }
+  return fields;
 }
 
 /** The request's fields of `value` (the account's aside), dates as dates, into nested objects. */
@@ -110,10 +126,4 @@ function missing(field: string): TypeError {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function required<T>(value: T | null, field: string): T {
-  if (value === null)
-    throw new TypeError(`toUserInput: the user has no ${field}, which the request requires`);
-  return value;
 }

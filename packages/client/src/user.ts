@@ -1,28 +1,26 @@
 /**
- * The tolerant reader of the two response shapes. The interface document's create and update
- * answers differ (section 2.3/2.4: snake_case vs camelCase account keys, `userImage` vs `image`,
- * `documents` only in one, `monthlyIncome` only in the other) and "clients must tolerate both"
- * (decision "both response shapes"). Code above this module sees one canonical {@link User}.
+ * The tolerant reader of the two response shapes. The create and update answers differ (spec:
+ * `UserCreated` and `UserUpdated`: snake_case vs camelCase account keys, `userImage` vs `image`,
+ * `documents` only in one, `monthlyIncome` only in the other) and clients must tolerate both
+ * (spec: Assumptions, "Both response shapes"). Code above this module sees one canonical
+ * {@link User}.
  *
  * @module
  */
-import type {
-  AccountCreated,
-  AccountUpdated,
-  Kyc,
-  UserCreated,
-  UserUpdated,
-} from '@institution-api/types';
-import { canonicalKeys, userDetailsModel, withDefaults } from '@institution-api/types/user-details';
+import type { AccountUpdated, Kyc, UserCreated, UserUpdated } from '@institution-api/types';
+import {
+  type CanonicalKey,
+  canonicalKeys,
+  userDetailsModel,
+  withDefaults,
+} from '@institution-api/types/user-details';
 
 /**
- * The payout account in one camelCase shape (the update response's key names), with `bankName`
- * always present: `null` for a MOMO account, whose update response leaves the key out.
+ * The payout account in one camelCase shape (the update answer's key names, spec:
+ * `AccountUpdated`), every key present: one an answer leaves out is its field's absent value
+ * (`bankName`: `null` for a MOMO account, whose update answer leaves the key out).
  */
-export interface UserAccount extends Omit<AccountUpdated, 'bankName'> {
-  /** The bank's name for a `BANK` account; `null` for `MOMO`. */
-  bankName: string | null;
-}
+export type UserAccount = Present<AccountUpdated>;
 
 /** The KYC details with all five keys present, `null` when unknown (spec: `Kyc`). */
 export type UserKyc = { [K in keyof Kyc]-?: Exclude<Kyc[K], undefined> };
@@ -71,16 +69,26 @@ const userKeys = canonicalKeys(userDetailsModel);
 export function normalizeUser(user: UserUpdated): UserWithIncome;
 export function normalizeUser(user: UserCreated | UserUpdated): User;
 export function normalizeUser(user: UserCreated | UserUpdated): User {
-  const answer = user as unknown as Record<string, unknown>;
+  return readKeys(userKeys, user as unknown as Record<string, unknown>) as unknown as User;
+}
+
+/**
+ * The canonical keys of one object of an answer, the user or its account (`keys`): each read under
+ * any of its spellings; the account object (null: none) read alike.
+ */
+function readKeys(
+  keys: readonly CanonicalKey[],
+  answer: Record<string, unknown>,
+): Record<string, unknown> {
   const read: Record<string, unknown> = {};
-  for (const { name, spellings, field, list } of userKeys) {
+  for (const { name, spellings, field, list, keys: nested } of keys) {
     let value: unknown;
     for (const spelling of spellings) {
       value = answer[spelling];
       if (value !== undefined) break;
     }
-    if (name === 'account') {
-      value = value ? normalizeAccount(value as AccountCreated | AccountUpdated) : null;
+    if (nested) {
+      value = isPlainObject(value) ? readKeys(nested, value) : null;
     } else if (value === undefined) {
       value = list ? [] : field?.absent ? withDefaults([field], {})[name] : null;
     } else if (field?.fields && isPlainObject(value)) {
@@ -88,33 +96,9 @@ export function normalizeUser(user: UserCreated | UserUpdated): User {
     }
     read[name] = value;
   }
-  return read as unknown as User;
+  return read;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The service's `account` object, snake_case (create) or camelCase (update), in one shape. */
-function normalizeAccount(account: AccountCreated | AccountUpdated): UserAccount {
-  if ('account_type' in account) {
-    return {
-      id: account.id,
-      accountType: account.account_type,
-      accountNumber: account.account_number,
-      network: account.network ?? null,
-      bankName: account.bank_name ?? null,
-      accountName: account.account_name,
-      createdAt: account.created_at,
-    };
-  }
-  return {
-    id: account.id,
-    accountType: account.accountType,
-    accountNumber: account.accountNumber,
-    network: account.network ?? null,
-    bankName: account.bankName ?? null,
-    accountName: account.accountName,
-    createdAt: account.createdAt,
-  };
 }

@@ -2,7 +2,7 @@
  * A copy of this checkout with a changed spec, built: for tests that prove what a change of the
  * contract alone does to the server, the client, the import and the conformance suite, as a
  * designer would make it, with no other edit. The workspaces the spec reaches (the spec, the
- * types, the client, the conformance suite, the reference server) are copied into a temporary
+ * types, the client, the conformance suite, the reference server, the mock) are copied into a temporary
  * directory, the edit is made to the copy's `openapi/`, and each is built there as `npm run
  * build` builds it. The copy's `node_modules` links every installed package of this checkout,
  * except those workspaces, which are the copy's; the docs page and the signing package, which the
@@ -27,6 +27,7 @@ const builtWorkspaces = [
   ['packages/client', '@institution-api/client'],
   ['packages/conformance', '@institution-api/conformance'],
   ['apps/reference-server', '@institution-api/reference-server'],
+  ['packages/mock', '@institution-api/mock'],
 ] as const;
 
 /** The workspaces the copy uses as they are in this checkout. */
@@ -57,8 +58,8 @@ export interface SpecVariant {
   root: string;
   /** The copy's reference server entry point (for startReferenceServer's `main`). */
   serverMain: string;
-  /** A module of the copy's built client, conformance suite or types, as a file URL to import. */
-  module(workspace: 'client' | 'conformance' | 'types', file?: string): string;
+  /** A module of the copy's built client, conformance suite, types or mock, as a file URL. */
+  module(workspace: 'client' | 'conformance' | 'types' | 'mock', file?: string): string;
   /** The copy's command-line programs, to run with `node`. */
   bins: { client: string; conformance: string };
   /** Removes the copy. */

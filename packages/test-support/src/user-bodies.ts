@@ -8,6 +8,7 @@ import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { UserCreated, UserInput, UserUpdated } from '@institution-api/types';
+import { requestExamples } from '@institution-api/types/spec';
 
 /** The bundled spec, as the spec's workspace publishes it to the others. */
 const openapiDocument = JSON.parse(
@@ -21,9 +22,6 @@ const openapiDocument = JSON.parse(
 };
 
 type Schema = Record<string, unknown>;
-type Operation = {
-  requestBody?: { content?: Record<string, { examples?: Record<string, Schema> }> };
-};
 
 /** The spec's named example `name` (`components.examples`), a fresh copy each call. */
 export function specExample<T = unknown>(name: string): T {
@@ -36,15 +34,10 @@ export function specExample<T = unknown>(name: string): T {
  * The names of the request examples of createUser, in the spec's order (a MOMO account, a BANK
  * account, no account).
  */
-export const userBodyExamples: readonly string[] = (() => {
-  for (const item of Object.values(openapiDocument.paths)) {
-    const operation = (item as Record<string, Operation & { operationId?: string }>).post;
-    if (operation?.operationId !== 'createUser') continue;
-    const examples = operation.requestBody?.content?.['application/json']?.examples ?? {};
-    return Object.values(examples).map((ref) => String(ref.$ref).split('/').pop() as string);
-  }
-  throw new Error('the spec has no createUser operation with request examples');
-})();
+export const userBodyExamples: readonly string[] = requestExamples(
+  openapiDocument,
+  'createUser',
+).map(({ name, component }) => component ?? name);
 
 /** The spec's request example `name` (default the first: a user with a MOMO account), as sent. */
 export function userBody(name = userBodyExamples[0] as string): UserInput {

@@ -1,10 +1,12 @@
 /**
  * A user's details as the spec describes them, read from its schemas rather than listed by hand:
- * the fields of `UserInput`, what an absent one means, and where each of the two answers
- * (`UserCreated`, `UserUpdated`) carries each field. The reference server stores and answers
- * with it, the client reads answers and writes requests with it, and the conformance suite
- * models the service with it, so a new optional field of `UserInput` that both answers carry
- * needs no code (spec: Assumptions, "Details follow the spec").
+ * the fields of `UserInput` (the payout account's among them), what an absent one means, and
+ * where each of the two answers (`UserCreated`, `UserUpdated`) carries each field, the account's
+ * inside its account object (`AccountCreated`, `AccountUpdated`). The reference server stores and
+ * answers with it, the client reads answers and writes requests with it, the mock answers with it
+ * and the conformance suite models the service with it, so a new optional field of `UserInput`,
+ * of the account too, that both answers carry needs no code (spec: Assumptions, "Details follow
+ * the spec").
  *
  * Derived from any OpenAPI document that has the three schemas ({@link deriveUserDetailsModel});
  * {@link userDetailsModel} is the bundled spec's.
@@ -12,8 +14,17 @@
  * @module
  */
 import { userSchemas } from './generated/user-schemas.js';
-
-type Schema = Record<string, unknown>;
+import {
+  branchesOf,
+  componentName,
+  isObject,
+  type JsonObject,
+  type JsonType,
+  propertiesOf,
+  requiredOf,
+  resolveSchema,
+  schemaTypes,
+} from './spec/index.js';
 
 /** One field of `UserInput` (or of an object inside it, such as `kyc`). */
 export interface DetailField {
@@ -29,9 +40,14 @@ export interface DetailField {
   readonly absent?: { readonly value: unknown };
   /** A date (`format: date`), which the answers may carry as a date-time. */
   readonly date: boolean;
+  /** The JSON types its schema admits (`string`, `null`…), for a reader of text (the import). */
+  readonly types: readonly JsonType[];
   /** The fields of an object (`kyc`), for what it leaves out. */
   readonly fields?: readonly DetailField[];
-  /** One of the payout account's fields: a property of `UserInput`'s `oneOf` variants. */
+  /**
+   * One of the payout account's fields: a property of `UserInput`'s `oneOf` variants, or a field an
+   * account object of the answers carries.
+   */
   readonly account: boolean;
 }
 
@@ -40,29 +56,65 @@ export interface AnswerKey {
   /** The key as this answer spells it. */
   readonly key: string;
   /**
-   * The `UserInput` field whose value it carries: the key itself when `UserInput` has a field of
-   * that name, or the field the answer's property names with `x-input-field` (`userImage`: the
-   * create answer's name of `image`). Undefined: a value of the service's own (`id`, `createdAt`,
-   * `documents`, the `account` object).
+   * What the key carries, the same in both answers: the `UserInput` field's name ({@link field}),
+   * or for a key of the service's own its name in camelCase (`created_at` is `createdAt`).
+   */
+  readonly name: string;
+  /**
+   * The `UserInput` field whose value it carries: the field the answer's property names with
+   * `x-input-field` (`userImage`: the create answer's name of `image`), else the field named as
+   * the key is in camelCase (`bank_name` carries `bankName`). A key of a user answer carries a
+   * field of the user, a key of the account object one of the account's. Undefined: a value of
+   * the service's own (`id`, `createdAt`, `documents`, the `account` object).
    */
   readonly field?: string;
   /** Sent as a date, answered as a date-time at midnight UTC (`format: date-time` here). */
   readonly dateTime: boolean;
   /** An array (`documents`): absent reads as an empty list. */
   readonly list: boolean;
-  /** The answer schema requires the key. */
+  /**
+   * The answer schema requires the key. One it does not require is left out when it has no value
+   * (the update answer's `bankName` of a `MOMO` account), and read as the field's absent value.
+   */
   readonly required: boolean;
+  /**
+   * The keys of an object of the service's own whose keys carry fields too: the payout account
+   * (`AccountCreated`, `AccountUpdated`), null when the user has none.
+   */
+  readonly keys?: readonly AnswerKey[];
 }
 
 /** The two answers' names, as this module calls them. */
 export type AnswerShape = 'created' | 'updated';
 
-/** A user's details, as the spec's three schemas describe them. */
+/** One variant of `UserInput`'s `oneOf`: an account of one type, or none. */
+export interface AccountVariant {
+  /** The value it fixes the discriminator to (`MOMO`, `BANK`); null: the variant of no account. */
+  readonly type: string | null;
+  /** The name of its component schema (`MomoAccountDetails`), when it is one. */
+  readonly component?: string;
+  /** The account fields it requires. */
+  readonly required: readonly string[];
+  /** The account fields it admits a value other than null for: all but those it keeps null. */
+  readonly admitted: readonly string[];
+}
+
+/** The payout account as `UserInput` describes it: the variants of its `oneOf`. */
+export interface AccountModel {
+  /** The account field every variant fixes (`accountType`): which variant a body is. */
+  readonly discriminator: string;
+  /** The variants, in the schema's order. */
+  readonly variants: readonly AccountVariant[];
+}
+
+/** A user's details, as the spec's schemas describe them. */
 export interface UserDetailsModel {
-  /** `UserInput`'s fields, in the schema's order. */
+  /** `UserInput`'s fields, in the schema's order, the account's among them. */
   readonly input: readonly DetailField[];
   /** The keys of each answer, in its schema's order: `UserCreated` and `UserUpdated`. */
   readonly answers: Readonly<Record<AnswerShape, readonly AnswerKey[]>>;
+  /** The payout account's variants. */
+  readonly account: AccountModel;
 }
 
 /** The schema of each answer shape, by component name. */
@@ -71,89 +123,143 @@ const answerSchemas: Record<AnswerShape, string> = {
   updated: 'UserUpdated',
 };
 
+/** A key as camelCase: `created_at` is `createdAt`; a camelCase key stays as it is. */
+export function camelCaseOf(key: string): string {
+  return key.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+}
+
 /**
- * The details model of `document`'s `UserInput`, `UserCreated` and `UserUpdated` schemas. Throws
- * when one is missing, or when an `x-input-field` names no field of `UserInput`.
+ * The details model of `document`'s `UserInput`, `UserCreated` and `UserUpdated` schemas (and the
+ * account objects their `account` keys refer to). Throws when one is missing, when an
+ * `x-input-field` names no field it may carry, or when the account variants fix no common field.
  */
 export function deriveUserDetailsModel(document: {
   components?: { schemas?: Record<string, unknown> };
 }): UserDetailsModel {
-  const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
-  const named = (name: string): Schema => {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, JsonObject>;
+  const named = (name: string): JsonObject => {
     const schema = schemas[name];
     if (!schema) throw new Error(`The spec has no schema ${name}, which user details need.`);
-    return schema;
-  };
-  const deref = (schema: Schema): Schema => {
-    let at = schema;
-    for (let hops = 0; typeof at.$ref === 'string' && hops < 32; hops++) {
-      const { $ref, ...siblings } = at;
-      const name = /^#\/components\/schemas\/([^/]+)$/.exec($ref as string)?.[1];
-      if (name === undefined) throw new Error(`Cannot follow the reference ${String($ref)}.`);
-      at = { ...named(decodeURIComponent(name)), ...siblings };
-    }
-    return at;
+    return resolveSchema(document, schema);
   };
 
-  const input = deref(named('UserInput'));
-  const accountFields = new Set(
-    ((input.oneOf ?? []) as Schema[]).flatMap((variant) =>
-      Object.keys((deref(variant).properties ?? {}) as Schema),
-    ),
+  const input = named('UserInput');
+  const variants = ((input.oneOf ?? []) as unknown[]).map((variant) => ({
+    component: componentName(variant, 'schemas'),
+    properties: propertiesOf(document, variant),
+    required: requiredOf(document, variant),
+  }));
+  // The account's fields: the properties of the variants, and a field of UserInput that only an
+  // account object of the answers carries (under its name in camelCase, or by x-input-field).
+  const inputNames = new Set(propertiesOf(document, input).map(([name]) => name));
+  const carriedName = ([key, property]: [string, JsonObject]) =>
+    String(property['x-input-field'] ?? camelCaseOf(key));
+  const answerProperties = [answerSchemas.created, answerSchemas.updated].flatMap((answer) =>
+    propertiesOf(document, named(answer)),
   );
-  const fieldsOf = (schema: Schema, top: boolean): DetailField[] => {
-    const required = (schema.required ?? []) as string[];
-    return Object.entries((schema.properties ?? {}) as Record<string, Schema>).map(
-      ([name, raw]) => {
-        const property = deref(raw);
-        const fields = isObjectSchema(property) ? fieldsOf(property, false) : undefined;
-        const absent =
-          'default' in property
-            ? { value: property.default }
-            : nullable(property, deref)
-              ? { value: null }
-              : fields
-                ? { value: withDefaults(fields, {}) }
-                : undefined;
-        return {
-          name,
-          required: required.includes(name),
-          ...(absent && !required.includes(name) ? { absent } : {}),
-          date: property.format === 'date',
-          ...(fields ? { fields } : {}),
-          account: top && accountFields.has(name),
-        };
-      },
-    );
+  const carriedByUser = new Set(answerProperties.map(carriedName));
+  const carriedByAccount = answerProperties.flatMap(([key, property]) => {
+    const object = inputNames.has(key) ? undefined : objectBranch(document, property);
+    return object ? propertiesOf(document, object.schema).map(carriedName) : [];
+  });
+  const candidates = new Set([
+    ...variants.flatMap((variant) => variant.properties.map(([name]) => name)),
+    ...carriedByAccount.filter((name) => !carriedByUser.has(name)),
+  ]);
+  const accountFields = new Set([...inputNames].filter((name) => candidates.has(name)));
+  const fieldsOf = (schema: JsonObject, top: boolean): DetailField[] => {
+    const required = requiredOf(document, schema);
+    return propertiesOf(document, schema).map(([name, property]) => {
+      const types = schemaTypes(document, property);
+      const fields = isObjectSchema(property) ? fieldsOf(property, false) : undefined;
+      const absent =
+        'default' in property
+          ? { value: property.default }
+          : types.has('null')
+            ? { value: null }
+            : fields
+              ? { value: withDefaults(fields, {}) }
+              : undefined;
+      return {
+        name,
+        required: required.includes(name),
+        ...(absent && !required.includes(name) ? { absent } : {}),
+        date: property.format === 'date',
+        types: [...types],
+        ...(fields ? { fields } : {}),
+        account: top && accountFields.has(name),
+      };
+    });
   };
   const fields = fieldsOf(input, true);
   const byName = new Map(fields.map((field) => [field.name, field]));
 
-  const answerKeys = (shape: AnswerShape): AnswerKey[] => {
-    const schema = deref(named(answerSchemas[shape]));
-    const required = (schema.required ?? []) as string[];
-    return Object.entries((schema.properties ?? {}) as Record<string, Schema>).map(([key, raw]) => {
-      const property = deref(raw);
+  const keysOf = (schema: JsonObject, where: string, account: boolean): AnswerKey[] => {
+    const required = requiredOf(document, schema);
+    return propertiesOf(document, schema).map(([key, property]) => {
       const inputField = property['x-input-field'];
-      if (inputField !== undefined && (typeof inputField !== 'string' || !byName.has(inputField))) {
+      const carries = (name: unknown) => {
+        const field = typeof name === 'string' ? byName.get(name) : undefined;
+        return field && field.account === account ? field : undefined;
+      };
+      if (inputField !== undefined && !carries(inputField)) {
         throw new Error(
-          `${answerSchemas[shape]}.${key} has x-input-field ${JSON.stringify(inputField)}, which is no field of UserInput.`,
+          `${where}.${key} has x-input-field ${JSON.stringify(inputField)}, which is no field of ${account ? "UserInput's account" : 'UserInput'}.`,
         );
       }
-      const carried = byName.get((inputField as string | undefined) ?? key);
-      const field = carried && !carried.account ? carried : undefined;
+      const field = carries(inputField ?? camelCaseOf(key));
+      const types = schemaTypes(document, property);
+      const object = field ? undefined : objectBranch(document, property);
       return {
         key,
+        name: field?.name ?? camelCaseOf(key),
         ...(field ? { field: field.name } : {}),
         dateTime: field?.date === true && property.format === 'date-time',
-        list: typesOf(property, deref).has('array'),
+        list: types.has('array'),
         required: required.includes(key),
+        ...(object && !account ? { keys: keysOf(object.schema, object.name ?? key, true) } : {}),
       };
     });
   };
+
   return {
     input: fields,
-    answers: { created: answerKeys('created'), updated: answerKeys('updated') },
+    answers: {
+      created: keysOf(named(answerSchemas.created), answerSchemas.created, false),
+      updated: keysOf(named(answerSchemas.updated), answerSchemas.updated, false),
+    },
+    account: accountModel(document, variants, accountFields),
+  };
+}
+
+/** The variants of `UserInput.oneOf` as an {@link AccountModel}. */
+function accountModel(
+  document: unknown,
+  variants: { component?: string; properties: [string, JsonObject][]; required: string[] }[],
+  accountFields: ReadonlySet<string>,
+): AccountModel {
+  const fixed = (property: JsonObject | undefined) =>
+    property && ('const' in property || onlyNull(document, property));
+  const discriminator = [...accountFields].find((name) =>
+    variants.every((variant) => fixed(variant.properties.find(([field]) => field === name)?.[1])),
+  );
+  if (discriminator === undefined && variants.length > 0) {
+    throw new Error("UserInput's oneOf variants fix no common field (such as accountType).");
+  }
+  return {
+    discriminator: discriminator ?? '',
+    variants: variants.map(({ component, properties, required }) => {
+      const own = properties.find(([name]) => name === discriminator)?.[1];
+      const onlyNullHere = new Set(
+        properties.filter(([, property]) => onlyNull(document, property)).map(([name]) => name),
+      );
+      return {
+        type: own && 'const' in own ? (own.const as string) : null,
+        ...(component === undefined ? {} : { component }),
+        required,
+        admitted: [...accountFields].filter((name) => !onlyNullHere.has(name)),
+      };
+    }),
   };
 }
 
@@ -196,20 +302,28 @@ export function presentValue(field: DetailField, given: unknown): unknown {
   return given;
 }
 
-/** Each answer key with the field it carries, resolved once per model. */
-const resolvedAnswers = new WeakMap<
-  UserDetailsModel,
-  Record<AnswerShape, { key: AnswerKey; field?: DetailField }[]>
->();
+/** One answer key with the field it carries, and its own keys resolved alike. */
+interface ResolvedKey {
+  key: AnswerKey;
+  field?: DetailField;
+  keys?: ResolvedKey[];
+}
 
-function resolved(model: UserDetailsModel, shape: AnswerShape) {
+/** Each answer's keys with the fields they carry, resolved once per model. */
+const resolvedAnswers = new WeakMap<UserDetailsModel, Record<AnswerShape, ResolvedKey[]>>();
+
+function resolved(model: UserDetailsModel, shape: AnswerShape): ResolvedKey[] {
   let shapes = resolvedAnswers.get(model);
   if (!shapes) {
     const fields = new Map(model.input.map((field) => [field.name, field]));
-    const resolve = (keys: readonly AnswerKey[]) =>
+    const resolve = (keys: readonly AnswerKey[]): ResolvedKey[] =>
       keys.map((key) => {
         const field = key.field === undefined ? undefined : fields.get(key.field);
-        return field ? { key, field } : { key };
+        return {
+          key,
+          ...(field ? { field } : {}),
+          ...(key.keys ? { keys: resolve(key.keys) } : {}),
+        };
       });
     shapes = { created: resolve(model.answers.created), updated: resolve(model.answers.updated) };
     resolvedAnswers.set(model, shapes);
@@ -220,8 +334,11 @@ function resolved(model: UserDetailsModel, shape: AnswerShape) {
 /**
  * An answer of one shape, its keys in its schema's order: each key that carries a `UserInput`
  * field takes the field's value from `details` (absent: its absent value; a date as a date-time
- * at midnight UTC where the answer says so), each other key its value from `own`. Throws when a
- * key the answer requires has no value: the caller forgot one of its own keys.
+ * at midnight UTC where the answer says so), each other key its value from `own` by its
+ * {@link AnswerKey.name}. The account object is built alike, from the account fields of
+ * `details` and `own.account` (its `id` and `createdAt`), or is `own.account` when that is null:
+ * the user has no account. A key the schema does not require is left out when it has no value.
+ * Throws when a key the answer requires has no value: the caller forgot one of its own keys.
  */
 export function answerOf(
   model: UserDetailsModel,
@@ -229,14 +346,24 @@ export function answerOf(
   details: Readonly<Record<string, unknown>>,
   own: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
+  return objectOf(resolved(model, shape), details, own, answerSchemas[shape]);
+}
+
+function objectOf(
+  keys: readonly ResolvedKey[],
+  details: Readonly<Record<string, unknown>>,
+  own: Readonly<Record<string, unknown>>,
+  where: string,
+): Record<string, unknown> {
   const answer: Record<string, unknown> = {};
-  for (const { key, field } of resolved(model, shape)) {
-    let value = field === undefined ? own[key.key] : presentValue(field, details[field.name]);
+  for (const { key, field, keys: nested } of keys) {
+    let value = field === undefined ? own[key.name] : presentValue(field, details[field.name]);
     if (key.dateTime && typeof value === 'string') value = dateAsDateTime(value);
-    if (value !== undefined) answer[key.key] = value;
-    else if (key.required) {
-      throw new Error(`The ${answerSchemas[shape]} answer needs ${key.key}, which has no value.`);
-    }
+    if (nested && isPlainObject(value)) value = objectOf(nested, details, value, key.key);
+    if (value === undefined || (value === null && !key.required)) {
+      if (key.required)
+        throw new Error(`The ${where} answer needs ${key.key}, which has no value.`);
+    } else answer[key.key] = value;
   }
   return answer;
 }
@@ -259,61 +386,91 @@ export function dateOf(value: string): string | undefined {
 export interface CanonicalKey {
   /** Its name: the `UserInput` field's, or the answers' own (`id`, `documents`, `account`). */
   readonly name: string;
-  /** How the answers spell it, in either shape (`userImage`, `image`). */
+  /** How the answers spell it, in either shape (`userImage`, `image`; `bank_name`, `bankName`). */
   readonly spellings: readonly string[];
   /** The `UserInput` field it carries. */
   readonly field?: DetailField;
   /** An array: absent reads as an empty list. */
   readonly list: boolean;
+  /** The keys of the account object, read alike from either answer. */
+  readonly keys?: readonly CanonicalKey[];
 }
 
 /**
  * The keys of one user read from either answer shape: the update answer's keys in its order, with
- * the keys only the create answer has put after the key they follow there.
+ * the keys only the create answer has put after the key they follow there; the account object's
+ * keys alike.
  */
 export function canonicalKeys(model: UserDetailsModel): CanonicalKey[] {
-  const byName = new Map<string, { spellings: Set<string>; list: boolean }>();
-  const order: string[] = [];
   const fields = new Map(model.input.map((field) => [field.name, field]));
-  for (const shape of ['updated', 'created'] as const) {
+  return mergedKeys(model.answers.updated, model.answers.created, fields);
+}
+
+function mergedKeys(
+  updated: readonly AnswerKey[],
+  created: readonly AnswerKey[],
+  fields: ReadonlyMap<string, DetailField>,
+): CanonicalKey[] {
+  const byName = new Map<string, { spellings: Set<string>; list: boolean; keys: AnswerKey[][] }>();
+  const order: string[] = [];
+  for (const keys of [updated, created]) {
     let previous: string | undefined;
-    for (const { key, field, list } of model.answers[shape]) {
-      const name = field ?? key;
-      const known = byName.get(name);
-      if (known) known.spellings.add(key);
-      else {
-        byName.set(name, { spellings: new Set([key]), list });
+    for (const { key, name, list, keys: nested } of keys) {
+      let known = byName.get(name);
+      if (!known) {
+        known = { spellings: new Set(), list, keys: [] };
+        byName.set(name, known);
         order.splice(previous === undefined ? 0 : order.indexOf(previous) + 1, 0, name);
       }
+      known.spellings.add(key);
+      if (nested) known.keys.push([...nested]);
       previous = name;
     }
   }
   return order.map((name) => {
-    const { spellings, list } = byName.get(name) as { spellings: Set<string>; list: boolean };
+    const { spellings, list, keys } = byName.get(name) as {
+      spellings: Set<string>;
+      list: boolean;
+      keys: AnswerKey[][];
+    };
     const field = fields.get(name);
-    return { name, spellings: [...spellings], ...(field ? { field } : {}), list };
+    const [first = [], second = []] = keys;
+    return {
+      name,
+      spellings: [...spellings],
+      ...(field ? { field } : {}),
+      list,
+      ...(keys.length > 0 ? { keys: mergedKeys(first, second, fields) } : {}),
+    };
   });
 }
 
-function isObjectSchema(schema: Schema): boolean {
-  return schema.type === 'object' && typeof schema.properties === 'object';
+function isObjectSchema(schema: JsonObject): boolean {
+  return schema.type === 'object' && isObject(schema.properties);
 }
 
-function nullable(schema: Schema, deref: (schema: Schema) => Schema): boolean {
-  return typesOf(schema, deref).has('null');
-}
-
-/** The JSON types a value of `schema` may take: `type`, and the branches of `anyOf`/`oneOf`. */
-function typesOf(schema: Schema, deref: (schema: Schema) => Schema): Set<string> {
-  const found = new Set<string>();
-  const walk = (at: Schema) => {
-    for (const type of ([] as unknown[]).concat(at.type ?? [])) found.add(String(type));
-    for (const key of ['anyOf', 'oneOf'] as const) {
-      if (Array.isArray(at[key])) for (const branch of at[key] as Schema[]) walk(deref(branch));
+/** The object schema a property admits besides null (`account`: `AccountCreated`), if any. */
+function objectBranch(
+  document: unknown,
+  property: JsonObject,
+): { schema: JsonObject; name?: string } | undefined {
+  if (isObjectSchema(property)) return { schema: property };
+  for (const keyword of ['anyOf', 'oneOf'] as const) {
+    const raw = (property[keyword] ?? []) as unknown[];
+    const branches = branchesOf(document, property, keyword);
+    const index = branches.findIndex(isObjectSchema);
+    if (index >= 0) {
+      const name = componentName(raw[index], 'schemas');
+      return { schema: branches[index] as JsonObject, ...(name === undefined ? {} : { name }) };
     }
-  };
-  walk(deref(schema));
-  return found;
+  }
+  return undefined;
+}
+
+/** A schema that admits null alone (a variant's "must be absent or null"). */
+function onlyNull(document: unknown, schema: JsonObject): boolean {
+  const types = schemaTypes(document, schema);
+  return types.size === 1 && types.has('null');
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -8,6 +8,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { fieldErrors, unique } from './field-errors.js';
 import type { FieldError } from './index.js';
+import { componentName } from './spec/index.js';
 import type { SpecSchemas } from './spec-schemas.js';
 
 /** The property whose value picks the account variant of `UserInput` (spec: `UserInput.oneOf`). */
@@ -61,10 +62,12 @@ export function createUserInputErrors(schemas: SpecSchemas): (body: unknown) => 
 
 /** The variants of `UserInput.oneOf`, keyed by the `accountType` each one admits. */
 function accountVariants(schemas: SpecSchemas): Variant[] {
-  const oneOf = schemas.schema('UserInput').oneOf as { $ref: string }[] | undefined;
+  const oneOf = schemas.schema('UserInput').oneOf as unknown[] | undefined;
   if (!oneOf) throw new Error('UserInput has no oneOf of account variants.');
-  return oneOf.map(({ $ref }) => {
-    const name = $ref.replace('#/components/schemas/', '');
+  return oneOf.map((ref) => {
+    const name = componentName(ref, 'schemas');
+    if (name === undefined)
+      throw new Error('An account variant of UserInput is not a named schema.');
     const schema = schemas.schema(name) as {
       required?: string[];
       properties?: Record<string, { const?: string; type?: string }>;

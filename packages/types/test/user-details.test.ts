@@ -119,11 +119,13 @@ describe('a new optional field in UserInput and both answers', () => {
         required: false,
         absent: { value: null },
         date: false,
+        types: ['string', 'null'],
         account: false,
       });
       for (const shape of ['created', 'updated'] as const) {
         expect(model.answers[shape].at(-1)).toEqual({
           key: 'fieldAddedByTest',
+          name: 'fieldAddedByTest',
           field: 'fieldAddedByTest',
           dateTime: false,
           list: false,

@@ -7,7 +7,13 @@
  * @module
  */
 
-const methods = ['get', 'put', 'post', 'delete', 'patch'];
+import {
+  componentName,
+  contentOf,
+  dereference,
+  mediaExamples,
+  operationsOf,
+} from '@institution-api/types/spec';
 
 /**
  * @typedef {import('../../console/src/spec-types.js').ConsoleSpec} ConsoleSpec
@@ -24,42 +30,32 @@ const methods = ['get', 'put', 'post', 'delete', 'patch'];
  *   schema (the console's validators are compiled per component schema)
  */
 export function consoleSpec(document) {
-  /** @param {any} value */
-  const resolve = (value) => {
-    const ref = value?.$ref;
-    if (typeof ref !== 'string') return value;
-    const [, section, name] = /^#\/components\/([^/]+)\/([^/]+)$/.exec(ref) ?? [];
-    const target = section && name ? document.components?.[section]?.[name] : undefined;
-    if (target === undefined) throw new Error(`the spec's ${ref} does not resolve`);
-    return resolve(target);
-  };
-
-  const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-    methods
-      .filter((method) => item[method] !== undefined)
-      .map((method) => {
-        const operation = item[method];
-        const operationId = operation.operationId ?? `${method} ${path}`;
-        const content = resolve(operation.requestBody)?.content?.['application/json'];
-        return {
-          operationId,
-          method: method.toUpperCase(),
-          path,
-          summary: operation.summary ?? operationId,
-          pathParameters: [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => String(name)),
-          examples: Object.entries(content?.examples ?? {}).map(([name, example]) => {
-            const { summary, value } = resolve(example);
-            return { name, summary: summary ?? name, value };
-          }),
-          responses: Object.fromEntries(
-            Object.entries(operation.responses ?? {}).map(([status, response]) => [
-              status,
-              responseOf(resolve(response), `${operationId} ${status}`),
-            ]),
-          ),
-        };
-      }),
-  );
+  const operations = operationsOf(document).map(({ id, method, path, operation }) => {
+    const operationId = id ?? `${method} ${path}`;
+    const content = contentOf(document, operation.requestBody)['application/json'];
+    return {
+      operationId,
+      method: method.toUpperCase(),
+      path,
+      summary: typeof operation.summary === 'string' ? operation.summary : operationId,
+      pathParameters: [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => String(name)),
+      examples: mediaExamples(document, { examples: content?.examples }).map(
+        ({ name, summary, value }) => ({
+          name,
+          summary: summary ?? name,
+          value,
+        }),
+      ),
+      responses: Object.fromEntries(
+        Object.entries(/** @type {Record<string, unknown>} */ (operation.responses ?? {})).map(
+          ([status, response]) => [
+            status,
+            responseOf(dereference(document, response), `${operationId} ${status}`),
+          ],
+        ),
+      ),
+    };
+  });
   // The console calls the host that serves the page (Assumptions, "Base URL"): the spec's relative
   // server, resolved against the page. The absolute ones, the local sandbox first, are for tools
   // that run elsewhere (generated clients, the Postman collection).
@@ -77,8 +73,7 @@ export function consoleSpec(document) {
 function responseOf(response, where) {
   const [mediaType, media] = Object.entries(response.content ?? {})[0] ?? [];
   if (mediaType === undefined) return { description: response.description ?? '' };
-  const ref = media?.schema?.$ref;
-  const schema = typeof ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1] : '';
+  const schema = componentName(media?.schema, 'schemas');
   if (!schema) {
     throw new Error(
       `${where}: the console validates answers against named schemas (#/components/schemas/...), and this one is inline`,

@@ -14,21 +14,21 @@ export type AccountType = Schemas['AccountType'];
 /** Mobile money networks of the interface document, section 2.1. */
 export type MobileNetwork = Schemas['MobileNetwork'];
 
-/** The one payout account a user may have (document 2.1 rules 1-3, 2.4). */
-export interface AccountDetails {
-  type: AccountType;
-  /** A MOMO account number is the wallet's mobile number, '+233…' (spec: Assumptions, "MOMO accounts"). */
-  number: string;
-  network: MobileNetwork | null;
-  bankName: string | null;
-  name: string;
-}
+/**
+ * The one payout account a user may have: its fields as the request names them (spec: the
+ * properties of `UserInput`'s variants), normalized, each absent one null (a MOMO account's
+ * `bankName`, a field the spec added since it was stored). Its type and number make it the same
+ * account (`@institution-api/types/rules`, `sameAccount`); a MOMO account number is the wallet's
+ * mobile number, '+233…' (spec: Assumptions, "MOMO accounts").
+ */
+export type AccountDetails = {
+  accountType: AccountType;
+  accountNumber: string;
+  readonly [field: string]: unknown;
+};
 
 /** An account as stored: its identity and creation time are the database's. */
-export interface StoredAccount extends AccountDetails {
-  id: string;
-  createdAt: Date;
-}
+export type StoredAccount = AccountDetails & { id: string; createdAt: Date };
 
 /** The request fields of the payout account (spec: the properties of `UserInput`'s variants). */
 type AccountField = keyof Schemas['NoAccountDetails'];

@@ -1,31 +1,17 @@
-import type { AccountUpdated, UserUpdated } from '@institution-api/types';
+import type { UserUpdated } from '@institution-api/types';
 import { answerOf, userDetailsModel } from '@institution-api/types/user-details';
 import type { StoredUser } from '../storage/types.js';
+import { answerParts } from './user-answer.js';
 
 /**
- * A stored user in the update response shape (spec: `UserUpdated`; the interface document's update
- * example): each key the schema lists, in its order, as the details model reads the schema (the
- * profile image as `image`, `dateOfBirth` as a date-time, `monthlyIncome`, no `documents`; spec:
- * Assumptions, "Details follow the spec"), with the service's own `id`, account with camelCase
- * keys, and `createdAt`. As in that example, the account's `bankName` key is left out when it has
- * no value.
+ * A stored user in the update response shape (spec: `UserUpdated`, its account `AccountUpdated`):
+ * each key the schemas list, in their order, as the details model reads them (the profile image as
+ * `image`, `dateOfBirth` as a date-time, `monthlyIncome`, no `documents`, the account's keys in
+ * camelCase; spec: Assumptions, "Details follow the spec"), with the service's own `id`,
+ * `createdAt` and the account's. A key the schema does not require is left out when it has no
+ * value: the account's `bankName` of a `MOMO` account.
  */
 export function toUserUpdated(user: StoredUser): UserUpdated {
-  return answerOf(userDetailsModel, 'updated', user, {
-    id: user.id,
-    account: user.account && accountUpdated(user.account),
-    createdAt: user.createdAt.toISOString(),
-  }) as UserUpdated;
-}
-
-function accountUpdated(account: NonNullable<StoredUser['account']>): AccountUpdated {
-  return {
-    id: account.id,
-    accountType: account.type,
-    accountNumber: account.number,
-    network: account.network,
-    ...(account.bankName === null ? {} : { bankName: account.bankName }),
-    accountName: account.name,
-    createdAt: account.createdAt.toISOString(),
-  };
+  const { details, own } = answerParts(user);
+  return answerOf(userDetailsModel, 'updated', details, own) as UserUpdated;
 }

@@ -42,11 +42,11 @@ function person() {
     ghanaCardImage: null,
     kyc: { occupation: 'Teacher', address: null, validFrom: null, validTo: null, refNumber: null },
     account: {
-      type: 'MOMO',
-      number: '+233241234567',
+      accountType: 'MOMO',
+      accountNumber: '+233241234567',
+      accountName: 'Ama Mensah',
       network: 'MTN',
       bankName: null,
-      name: 'Ama Mensah',
     },
   };
 }
@@ -178,8 +178,7 @@ async function previous(pool, bank) {
     SELECT u.id, u.email, u.mobile_number, u.ghana_card_number, u.details, u.documents,
       u.created_at,
       a.id AS account_id, a.type AS account_type, a.number AS account_number,
-      a.network AS account_network, a.bank_name AS account_bank_name, a.name AS account_name,
-      a.created_at AS account_created_at
+      a.details AS account_details, a.created_at AS account_created_at
     FROM users u LEFT JOIN accounts a ON a.user_id = u.id
     WHERE u.id = $1`;
   const transaction = async (work) => {
@@ -206,11 +205,10 @@ async function previous(pool, bank) {
         userColumnValues(details, codec),
       );
       const id = inserted[0].id;
-      const { account } = details;
+      const { accountType, accountNumber, ...account } = details.account;
       await tx.query(
-        `INSERT INTO accounts (user_id, type, number, network, bank_name, name)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [id, account.type, account.number, account.network, account.bankName, account.name],
+        'INSERT INTO accounts (user_id, type, number, details) VALUES ($1, $2, $3, $4)',
+        [id, accountType, accountNumber, account],
       );
       await tx.query(
         'INSERT INTO memberships (institution_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
@@ -236,13 +234,8 @@ async function previous(pool, bank) {
         'SELECT id, type, number FROM accounts WHERE user_id = $1',
         [id],
       );
-      const { account } = changed;
-      await tx.query('UPDATE accounts SET network = $2, bank_name = $3, name = $4 WHERE id = $1', [
-        current[0].id,
-        account.network,
-        account.bankName,
-        account.name,
-      ]);
+      const { accountType: _type, accountNumber: _number, ...account } = changed.account;
+      await tx.query('UPDATE accounts SET details = $2 WHERE id = $1', [current[0].id, account]);
       return (await tx.query(selectUser, [id])).rows[0];
     });
   return {

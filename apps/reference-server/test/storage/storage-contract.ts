@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type Recognition, recognize, sameAccount } from '@institution-api/types/rules';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import {
   type CredentialKeyring,
@@ -313,6 +314,54 @@ export function storageContract(open: () => Promise<StorageUnderTest>): void {
     });
   });
 
+  describe('the rule book: what the storage decides in SQL, the pure rules decide alike', () => {
+    const mobiles = { stored: '+233241234567', other: '+233201234567' };
+    test.each([
+      { member: true, sent: mobiles.stored },
+      { member: true, sent: mobiles.other },
+      { member: false, sent: mobiles.stored },
+      { member: false, sent: mobiles.other },
+    ])('recognize: member $member, mobile sent $sent', async ({ member, sent }) => {
+      const [bank, other] = [await institution(storage, 'Bank A'), await institution(storage, 'B')];
+      const first = person({ mobileNumber: mobiles.stored });
+      const { user } = await storage.createOrAddUser(bank, first);
+      const want: Recognition = recognize({ isMember: member, mobileNumber: mobiles.stored }, sent);
+      const outcome = await storage
+        .createOrAddUser(member ? bank : other, {
+          ...person(),
+          ...{
+            ghanaCardNumber: first.ghanaCardNumber,
+            mobileNumber: sent,
+          },
+        })
+        .then(
+          ({ created, user: found }): Recognition | 'created' =>
+            created ? 'created' : found.id !== user.id ? 'created' : member ? 'member' : 'join',
+          (error: unknown): Recognition | 'created' => {
+            if (error instanceof ExistsWithOtherDetailsError) return 'exists-with-other-details';
+            throw error;
+          },
+        );
+      expect(outcome).toBe(want);
+      expect(await count('memberships')).toBe(want === 'join' ? 2 : 1);
+    });
+
+    test.each([
+      { change: 'its details', after: { accountName: 'A. Mensah', network: 'TELECEL' } },
+      { change: 'its number', after: { accountNumber: '+233501234567' } },
+      { change: 'its type', after: bankAccount() },
+    ])('sameAccount: an update that changes $change', async ({ after }) => {
+      const bank = await institution(storage, 'Bank A');
+      const details = person();
+      const { user } = await storage.createOrAddUser(bank, details);
+      const account = { ...momoAccount(), ...after };
+      const updated = await storage.updateUser(bank, user.id, { ...details, account });
+      const kept = updated?.account?.id === user.account?.id;
+      expect(kept).toBe(sameAccount(details.account, account));
+      expect(updated?.account).toMatchObject(account);
+    });
+  });
+
   describe('text and dates', () => {
     const texts = {
       firstName: '\uFEFFAma',
@@ -331,9 +380,12 @@ export function storageContract(open: () => Promise<StorageUnderTest>): void {
 
     test('every string is stored and read back byte for byte', async () => {
       const bank = await institution(storage, 'Bank A');
-      const details = person({ ...texts, account: momoAccount({ name: '\uFEFFAma \u{1F600}' }) });
+      const details = person({
+        ...texts,
+        account: momoAccount({ accountName: '\uFEFFAma \u{1F600}' }),
+      });
       const { user } = await storage.createOrAddUser(bank, details);
-      expect(user).toMatchObject({ ...texts, account: { name: '\uFEFFAma \u{1F600}' } });
+      expect(user).toMatchObject({ ...texts, account: { accountName: '\uFEFFAma \u{1F600}' } });
       expect(await stored(bank, details)).toEqual(user);
     });
 
@@ -441,7 +493,7 @@ export function storageContract(open: () => Promise<StorageUnderTest>): void {
       const bank = await institution(storage, 'Bank A');
       const details = person();
       const { user } = await storage.createOrAddUser(bank, details);
-      const renamed = momoAccount({ name: 'A. Mensah', network: 'TELECEL' });
+      const renamed = momoAccount({ accountName: 'A. Mensah', network: 'TELECEL' });
       const updated = await storage.updateUser(bank, user.id, { ...details, account: renamed });
       expect(updated?.account).toEqual({
         ...renamed,
@@ -454,7 +506,7 @@ export function storageContract(open: () => Promise<StorageUnderTest>): void {
       const bank = await institution(storage, 'Bank A');
       const details = person();
       const { user } = await storage.createOrAddUser(bank, details);
-      const otherWallet = momoAccount({ number: '+233501234567' });
+      const otherWallet = momoAccount({ accountNumber: '+233501234567' });
       const replaced = await storage.updateUser(bank, user.id, {
         ...details,
         account: otherWallet,

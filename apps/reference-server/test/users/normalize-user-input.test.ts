@@ -1,34 +1,9 @@
 import { userBody, userBodyExamples } from '@institution-api/test-support/user-bodies';
 import type { UserInput } from '@institution-api/types';
+import { normalizedCard, normalizedMobile } from '@institution-api/types/rules';
 import { userDetailsModel } from '@institution-api/types/user-details';
 import { describe, expect, test } from 'vitest';
-import {
-  normalizeGhanaCardNumber,
-  normalizeMobileNumber,
-  normalizeUserInput,
-} from '../../src/users/normalize-user-input.js';
-
-describe('normalizeMobileNumber', () => {
-  test.each([
-    ['0241234567', '+233241234567'],
-    ['233241234567', '+233241234567'],
-    ['+233241234567', '+233241234567'],
-    ['0501234567', '+233501234567'],
-  ])('%s → %s', (written, stored) => {
-    expect(normalizeMobileNumber(written)).toBe(stored);
-  });
-});
-
-describe('normalizeGhanaCardNumber', () => {
-  test.each([
-    ['GHA-123456789-0', 'GHA-123456789-0'],
-    ['gha1234567890', 'GHA-123456789-0'],
-    ['Gha-1234567890', 'GHA-123456789-0'],
-    ['GHA123456789-0', 'GHA-123456789-0'],
-  ])('%s → %s', (written, stored) => {
-    expect(normalizeGhanaCardNumber(written)).toBe(stored);
-  });
-});
+import { normalizeUserInput } from '../../src/users/normalize-user-input.js';
 
 describe('normalizeUserInput', () => {
   /** The spec's request example with the required fields only. */
@@ -40,8 +15,8 @@ describe('normalizeUserInput', () => {
     const details = normalizeUserInput(required) as Record<string, unknown>;
     expect(details).toMatchObject({
       ...required,
-      mobileNumber: normalizeMobileNumber(required.mobileNumber),
-      ghanaCardNumber: normalizeGhanaCardNumber(required.ghanaCardNumber),
+      mobileNumber: normalizedMobile(required.mobileNumber),
+      ghanaCardNumber: normalizedCard(required.ghanaCardNumber),
       otherName: null,
       gender: null,
       dateOfBirth: null,
@@ -71,11 +46,11 @@ describe('normalizeUserInput', () => {
       }),
     );
     expect(details.account).toEqual({
-      type: 'MOMO',
-      number: '+233551234567',
+      accountType: 'MOMO',
+      accountNumber: '+233551234567',
       network: 'AIRTEL_TIGO',
       bankName: null,
-      name: 'Efua Owusu',
+      accountName: 'Efua Owusu',
     });
   });
 
@@ -89,11 +64,11 @@ describe('normalizeUserInput', () => {
       }),
     );
     expect(details.account).toEqual({
-      type: 'BANK',
-      number: '0012 3456-78',
+      accountType: 'BANK',
+      accountNumber: '0012 3456-78',
       network: null,
       bankName: 'Fidelity Bank',
-      name: 'Efua Owusu',
+      accountName: 'Efua Owusu',
     });
   });
 

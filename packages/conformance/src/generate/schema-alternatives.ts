@@ -1,5 +1,5 @@
+import { resolveLocalRef } from '@institution-api/types/spec';
 import { isObject, type JsonSchema } from '../spec/json-schema.js';
-import { resolveLocalRef } from '../spec/local-ref.js';
 import { UnsupportedSchemaError } from './unsupported-schema.js';
 
 /** Keywords that only annotate (JSON Schema 2020-12 meta-data and OpenAPI's own), never constrain. */

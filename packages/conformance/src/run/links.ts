@@ -1,6 +1,6 @@
+import { resolveLocalRef } from '@institution-api/types/spec';
 import { type Contract, isJsonMediaType, type Operation } from '../spec/contract.js';
 import { isObject } from '../spec/json-schema.js';
-import { resolveLocalRef } from '../spec/local-ref.js';
 
 /**
  * Where a path parameter's values come from: the operation that creates the resource (a `POST` on

@@ -34,6 +34,7 @@ import {
   storedDetails as stored,
 } from '@institution-api/types/model';
 import {
+  type AnswerKey,
   type AnswerShape,
   dateOf,
   type UserDetailsModel,
@@ -159,24 +160,22 @@ export function storedDetails(body: unknown, model: UserDetailsModel = userDetai
   return stored(body as UserInput, model) as unknown as Body;
 }
 
-/** The request fields of the payout account: the properties of `UserInput`'s variants. */
-function accountFields(model: UserDetailsModel): string[] {
-  return model.input.filter((field) => field.account).map((field) => field.name);
-}
-
-/** The request fields an answer of `shape` carries: its keys' fields, and the account's. */
+/** The request fields an answer of `shape` carries: its keys' fields, and its account's. */
 export function carriedFields(shape: AnswerShape, model: UserDetailsModel = userDetailsModel) {
-  const carried = new Set(accountFields(model));
-  for (const { field } of model.answers[shape]) if (field !== undefined) carried.add(field);
+  const carried = new Set<string>();
+  for (const { field, keys } of model.answers[shape]) {
+    if (field !== undefined) carried.add(field);
+    for (const key of keys ?? []) if (key.field !== undefined) carried.add(key.field);
+  }
   return carried;
 }
 
 /**
  * A create (`shape` `created`) or update (`updated`) answer read back into the request's shape,
- * key by key as the spec's schema of that answer names them (`model`): a date-time as its date,
- * the account object as the account fields. Strict, unlike the client's tolerant reader: a key the
- * answer leaves out stays out (never read as null), so a field the service drops is noticed.
- * Undefined when the answer is not an object.
+ * key by key as the spec's schemas of that answer name them (`model`): a date-time as its date,
+ * the account object's keys as the account fields. Strict, unlike the client's tolerant reader: a
+ * key the answer must carry and leaves out stays out (never read as null), so a field the service
+ * drops is noticed. Undefined when the answer is not an object.
  */
 export function answeredDetails(
   answer: unknown,
@@ -185,20 +184,21 @@ export function answeredDetails(
 ): Body | undefined {
   if (!isPlainObject(answer)) return undefined;
   const details: Body = {};
-  for (const { key, field, dateTime } of model.answers[shape]) {
-    if (field === undefined || !(key in answer)) continue;
-    const value = answer[key];
-    details[field] = dateTime && typeof value === 'string' ? (dateOf(value) ?? value) : value;
-  }
-  const account = answer.account;
-  if (isPlainObject(account)) {
-    const read = (...keys: string[]) => keys.map((k) => account[k]).find((v) => v !== undefined);
-    details.accountType = read('accountType', 'account_type');
-    details.accountNumber = read('accountNumber', 'account_number');
-    details.accountName = read('accountName', 'account_name');
-    if (details.accountType === 'MOMO') details.network = read('network');
-    if (details.accountType === 'BANK') details.bankName = read('bankName', 'bank_name');
-  }
+  const read = (object: Body, keys: readonly AnswerKey[]) => {
+    for (const { key, field, dateTime, required, keys: nested } of keys) {
+      const value = object[key];
+      if (nested && isPlainObject(value)) read(value, nested);
+      if (field === undefined) continue;
+      if (key in object) {
+        details[field] = dateTime && typeof value === 'string' ? (dateOf(value) ?? value) : value;
+      } else if (!required) {
+        // A key the schema lets the answer leave out (the update answer's bankName of a MOMO
+        // account) reads as the field's absent value; one it must carry stays out.
+        details[field] = absentOf(field, model);
+      }
+    }
+  };
+  read(answer, model.answers[shape]);
   return details;
 }
 
@@ -251,6 +251,11 @@ export function detailDifferences(expected: Body, actual: Body, ignore: string[]
   };
   walk(expected, actual, '');
   return differences;
+}
+
+/** The absent value of a request field (spec: Assumptions, "Absent fields"). */
+function absentOf(name: string, model: UserDetailsModel): unknown {
+  return model.input.find((field) => field.name === name)?.absent?.value ?? null;
 }
 
 function isPlainObject(value: unknown): value is Body {

@@ -1,8 +1,8 @@
 import type { OpenApiDocument } from '@institution-api/types';
+import { dereference } from '@institution-api/types/spec';
 import { createSpecSchemas, type SpecSchemas } from '@institution-api/types/spec-ajv';
 import type { ValidateFunction } from 'ajv';
 import { isObject, type JsonSchema } from './json-schema.js';
-import { dereference } from './local-ref.js';
 
 /** A path parameter of an operation (OAS 3.1 section 4.8.12, `in: path`). */
 export interface PathParameter {

@@ -6,6 +6,7 @@
  * @module
  */
 import { openapiDocument, type operations } from '@institution-api/types';
+import { contentOf, isObject, operationById } from '@institution-api/types/spec';
 
 /** The operations of the spec, by `operationId`. */
 export type OperationId = keyof operations;
@@ -42,33 +43,17 @@ export function documentedAnswer<Op extends OperationId, S extends DocumentedSta
   return { operation, status, body, headers: init.headers ?? {} };
 }
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Where the spec serves `operation`: its method and path template. */
 export function operationRoute(operation: OperationId): { method: string; template: string } {
-  for (const [template, item] of Object.entries(openapiDocument.paths)) {
-    for (const [method, value] of Object.entries(item)) {
-      if (isObject(value) && value.operationId === operation) return { method, template };
-    }
-  }
-  throw new Error(`The spec has no operation ${operation}.`);
+  const { method, path } = operationById(openapiDocument, operation);
+  return { method, template: path };
 }
 
 /** The media type the spec gives the answer `status` of `operation`. */
 function mediaTypeOf(operation: OperationId, status: number): string | undefined {
-  const { method, template } = operationRoute(operation);
-  const item = openapiDocument.paths[template] as Json;
-  const responses = (item[method] as Json).responses as Json;
-  let response = responses[String(status)];
-  if (isObject(response) && typeof response.$ref === 'string') {
-    const name = response.$ref.split('/').at(-1) ?? '';
-    response = (openapiDocument.components.responses as Json)[name];
-  }
-  return isObject(response) && isObject(response.content)
-    ? Object.keys(response.content)[0]
-    : undefined;
+  const { operation: found } = operationById(openapiDocument, operation);
+  const responses = isObject(found.responses) ? found.responses : {};
+  return Object.keys(contentOf(openapiDocument, responses[String(status)]))[0];
 }
 
 /** The `Response` of a documented answer, with the spec's media type. */

@@ -31,57 +31,33 @@ export function problemAnswer(
   });
 }
 
-/** The account fields of a stored user's details (spec: `UserInput`'s account variants). */
-type AccountDetails = {
-  accountType: string;
-  accountNumber: string;
-  network?: string | null;
-  bankName?: string | null;
-  accountName: string;
-};
-
-/**
- * A user in the create shape (spec: `UserCreated`): each key the schema lists, in its order, as
- * the details model reads the schema (the profile image as `userImage`, no `monthlyIncome`; spec:
- * Assumptions, "Details follow the spec"), with the service's own `id`, `documents`, account with
- * snake_case keys and `createdAt`: what the reference server answers, from the same model.
- */
-export function toUserCreated(user: ModelUser, model: UserDetailsModel): UserCreated {
-  const account = user.details as Partial<AccountDetails>;
-  return answerOf(model, 'created', user.details, {
+/** What `answerOf` takes of a model user beside its details: the service's own values. */
+function ownValues(user: ModelUser): Record<string, unknown> {
+  return {
     id: user.id,
     documents: [...user.documents],
-    account: user.account && {
-      id: user.account.id,
-      account_type: account.accountType,
-      account_number: account.accountNumber,
-      network: account.network ?? null,
-      bank_name: account.bankName ?? null,
-      account_name: account.accountName,
-      created_at: user.account.createdAt,
-    },
     createdAt: user.createdAt,
-  }) as UserCreated;
+    account: user.account && { ...user.account },
+  };
 }
 
 /**
- * A user in the update shape (spec: `UserUpdated`): the profile image as `image`,
- * `monthlyIncome`, no `documents`, account with camelCase keys, its `bankName` left out when it
- * has none, as the reference server answers.
+ * A user in the create shape (spec: `UserCreated`, its account `AccountCreated`): each key the
+ * schemas list, in their order, as the details model reads them (the profile image as
+ * `userImage`, no `monthlyIncome`, the account's keys in snake_case; spec: Assumptions, "Details
+ * follow the spec"), with the service's own `id`, `documents`, `createdAt` and the account's:
+ * what the reference server answers, from the same model.
+ */
+export function toUserCreated(user: ModelUser, model: UserDetailsModel): UserCreated {
+  return answerOf(model, 'created', user.details, ownValues(user)) as UserCreated;
+}
+
+/**
+ * A user in the update shape (spec: `UserUpdated`, its account `AccountUpdated`): the profile
+ * image as `image`, `monthlyIncome`, no `documents`, the account's keys in camelCase, a key the
+ * schema does not require left out when it has no value (a MOMO account's `bankName`), as the
+ * reference server answers.
  */
 export function toUserUpdated(user: ModelUser, model: UserDetailsModel): UserUpdated {
-  const account = user.details as Partial<AccountDetails>;
-  return answerOf(model, 'updated', user.details, {
-    id: user.id,
-    account: user.account && {
-      id: user.account.id,
-      accountType: account.accountType,
-      accountNumber: account.accountNumber,
-      network: account.network ?? null,
-      ...(account.bankName == null ? {} : { bankName: account.bankName }),
-      accountName: account.accountName,
-      createdAt: user.account.createdAt,
-    },
-    createdAt: user.createdAt,
-  }) as UserUpdated;
+  return answerOf(model, 'updated', user.details, ownValues(user)) as UserUpdated;
 }

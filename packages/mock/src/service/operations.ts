@@ -6,6 +6,13 @@
  * @module
  */
 import type { OpenApiDocument } from '@institution-api/types';
+import {
+  componentName,
+  contentOf,
+  isObject,
+  parametersOf,
+  operationsOf as specOperations,
+} from '@institution-api/types/spec';
 
 /** One operation of the spec. */
 export interface Operation {
@@ -24,49 +31,25 @@ export interface Operation {
   body?: string;
 }
 
-const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function resolve(document: OpenApiDocument, value: unknown): unknown {
-  if (!isObject(value) || typeof value.$ref !== 'string' || !value.$ref.startsWith('#/')) {
-    return value;
-  }
-  const target = value.$ref
-    .slice(2)
-    .split('/')
-    .reduce<unknown>((node, segment) => (isObject(node) ? node[segment] : undefined), document);
-  return resolve(document, target);
-}
-
 /** Every operation of `document`. */
 export function operationsOf(document: OpenApiDocument): Operation[] {
-  const operations: Operation[] = [];
-  for (const [template, item] of Object.entries(document.paths)) {
-    const shared = Array.isArray(item.parameters) ? item.parameters : [];
-    for (const method of methods) {
-      const operation = item[method];
-      if (!isObject(operation) || typeof operation.operationId !== 'string') continue;
-      const own = Array.isArray(operation.parameters) ? operation.parameters : [];
-      const parameters = [...shared, ...own]
-        .map((parameter) => resolve(document, parameter))
-        .filter(isObject);
-      const names = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
-      const source = template
-        .split(/\{[^}]+\}/)
-        .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-        .join('([^/]+)');
-      const content = resolve(document, operation.requestBody);
-      const media = isObject(content) && isObject(content.content) ? content.content : {};
-      const schema = isObject(media['application/json']) ? media['application/json'].schema : {};
-      const body =
-        isObject(schema) && typeof schema.$ref === 'string'
-          ? schema.$ref.replace('#/components/schemas/', '')
-          : undefined;
-      operations.push({
+  return specOperations(document).flatMap((found) => {
+    if (found.id === undefined) return [];
+    const { id, method, path: template, operation } = found;
+    const parameters = parametersOf(document, found);
+    const names = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
+    const source = template
+      .split(/\{[^}]+\}/)
+      .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('([^/]+)');
+    const body = componentName(
+      contentOf(document, operation.requestBody)['application/json']?.schema,
+      'schemas',
+    );
+    return [
+      {
         ...(body ? { body } : {}),
-        id: operation.operationId,
+        id,
         method: method.toUpperCase(),
         template,
         pattern: new RegExp(`^${source}$`),
@@ -78,10 +61,9 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
           .filter((p) => p.in === 'header')
           .map((p) => ({ name: String(p.name), schema: isObject(p.schema) ? p.schema : {} })),
         query: new Set(parameters.filter((p) => p.in === 'query').map((p) => String(p.name))),
-      });
-    }
-  }
-  return operations;
+      },
+    ];
+  });
 }
 
 /** What a request's path is, among the operations. */

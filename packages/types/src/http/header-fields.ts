@@ -6,7 +6,7 @@
  * @module
  */
 import type { OpenApiDocument } from '../openapi-document.js';
-import { isObject, resolve } from './local-ref.js';
+import { dereference, isObject, operationsOf } from '../spec/index.js';
 
 /** The header fields of the contract, each once, by its name in the spec, in document order. */
 export interface ContractHeaderFields {
@@ -20,39 +20,36 @@ export interface ContractHeaderFields {
   response: string[];
 }
 
-const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
 /** The header fields `document` declares for requests and for answers. */
 export function contractHeaderFields(document: OpenApiDocument): ContractHeaderFields {
   const request = new FieldNames();
   const response = new FieldNames();
   for (const scheme of Object.values(document.components?.securitySchemes ?? {})) {
-    const resolved = resolve(document, scheme);
+    const resolved = dereference(document, scheme);
     if (!isObject(resolved)) continue;
     if (resolved.type === 'apiKey' && resolved.in === 'header') request.add(resolved.name);
     if (resolved.type === 'http') request.add('Authorization');
   }
-  const items = Object.values(document.paths ?? {}).map((item) => resolve(document, item));
-  const operations = items.flatMap((item) =>
-    isObject(item) ? methods.map((method) => item[method]).filter(isObject) : [],
-  );
+  const found = operationsOf(document);
+  const items = [...new Set(found.map(({ item }) => item))];
+  const operations = found.map(({ operation }) => operation);
   if (operations.some((operation) => operation.requestBody !== undefined)) {
     request.add('Content-Type');
   }
   const parameterLists = [
-    ...items.map((item) => (isObject(item) ? item.parameters : undefined)),
+    ...items.map((item) => item.parameters),
     ...operations.map((operation) => operation.parameters),
   ];
   for (const list of parameterLists) {
     for (const parameter of Array.isArray(list) ? list : []) {
-      const resolved = resolve(document, parameter);
+      const resolved = dereference(document, parameter);
       if (isObject(resolved) && resolved.in === 'header') request.add(resolved.name);
     }
   }
   for (const operation of operations) {
     const responses = isObject(operation.responses) ? operation.responses : {};
     for (const answer of Object.values(responses)) {
-      const resolved = resolve(document, answer);
+      const resolved = dereference(document, answer);
       if (isObject(resolved) && isObject(resolved.headers)) {
         for (const name of Object.keys(resolved.headers)) response.add(name);
       }

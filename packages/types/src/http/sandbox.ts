@@ -9,7 +9,7 @@
  */
 import type { FieldError } from '../index.js';
 import type { OpenApiDocument } from '../openapi-document.js';
-import { isObject, resolve } from './local-ref.js';
+import { contentOf, dereference, isObject, mediaExamples, operationById } from '../spec/index.js';
 
 /** What a `Prefer` header asks of a sandbox (RFC 7240 preferences `code` and `example`). */
 export interface SandboxPreference {
@@ -54,29 +54,13 @@ export function parsePrefer(header: string | null | undefined): SandboxPreferenc
   return preference;
 }
 
-/** The operation with this `operationId`, and its responses by status. */
-function responsesOf(document: OpenApiDocument, operationId: string): Record<string, unknown> {
-  for (const item of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(item ?? {})) {
-      if (isObject(operation) && operation.operationId === operationId) {
-        return isObject(operation.responses) ? operation.responses : {};
-      }
-    }
-  }
-  throw new Error(`The spec has no operation ${operationId}.`);
-}
-
 /** The value of a documented header's example (`example`, or the first of `examples`). */
 function headerExample(document: OpenApiDocument, header: unknown): string | undefined {
-  const resolved = resolve(document, header);
+  const resolved = dereference(document, header);
   if (!isObject(resolved)) return undefined;
-  const schema = resolve(document, resolved.schema);
-  const examples = isObject(resolved.examples) ? Object.values(resolved.examples) : [];
-  const first = resolve(document, examples[0]);
-  const value =
-    resolved.example ??
-    (isObject(first) ? first.value : undefined) ??
-    (isObject(schema) ? schema.example : undefined);
+  const schema = dereference(document, resolved.schema);
+  const [first] = mediaExamples(document, { examples: resolved.examples });
+  const value = resolved.example ?? first?.value ?? (isObject(schema) ? schema.example : undefined);
   return value === undefined ? undefined : String(value);
 }
 
@@ -93,9 +77,10 @@ export function forcedAnswer(
   preference: SandboxPreference,
 ): ForcedAnswer | { error: FieldError } | undefined {
   if (preference.code === undefined) return undefined;
-  const responses = responsesOf(document, operationId);
+  const { operation } = operationById(document, operationId);
+  const responses = isObject(operation.responses) ? operation.responses : {};
   const documented = Object.keys(responses).filter((status) => /^\d{3}$/.test(status));
-  const response = resolve(document, responses[String(preference.code)]);
+  const response = dereference(document, responses[String(preference.code)]);
   if (Number.isNaN(preference.code) || !isObject(response)) {
     return {
       error: {
@@ -110,11 +95,10 @@ export function forcedAnswer(
     const value = headerExample(document, header);
     if (value !== undefined) headers[name] = value;
   }
-  const [contentType, media] =
-    Object.entries(isObject(response.content) ? response.content : {})[0] ?? [];
-  if (contentType === undefined || !isObject(media)) return { status: preference.code, headers };
-  const examples = isObject(media.examples) ? media.examples : {};
-  const names = Object.keys(examples);
+  const [contentType, media] = Object.entries(contentOf(document, response))[0] ?? [];
+  if (contentType === undefined || media === undefined) return { status: preference.code, headers };
+  const examples = isObject(media.examples) ? mediaExamples(document, media) : [];
+  const names = examples.map((example) => example.name);
   if (preference.example !== undefined && !names.includes(preference.example)) {
     return {
       error: {
@@ -123,7 +107,7 @@ export function forcedAnswer(
       },
     };
   }
-  const chosen = resolve(document, examples[preference.example ?? names[0] ?? '']);
-  const body = isObject(chosen) ? chosen.value : media.example;
+  const chosen = examples.find((example) => example.name === (preference.example ?? names[0]));
+  const body = chosen ? chosen.value : media.example;
   return { status: preference.code, contentType, headers, ...(body === undefined ? {} : { body }) };
 }

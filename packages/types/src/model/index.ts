@@ -1,10 +1,10 @@
 /**
  * `@institution-api/types/model`: the one model of the service's semantics (spec: "Assumptions"),
- * shared by the mock and the conformance suite. Runs anywhere (browsers, Node, workers).
+ * shared by the mock and the conformance suite; its rules are those of `@institution-api/types/rules`. Runs anywhere (browsers, Node, workers).
  *
  * @module
  */
-export { normalizedCard, normalizedMobile, storedDetails } from './normalize.js';
+export { normalizedCard, normalizedMobile, storedDetails } from '../rules/index.js';
 export {
   type AccountIdentity,
   type CreateOutcome,

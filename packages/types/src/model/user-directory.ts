@@ -20,8 +20,8 @@
  * @module
  */
 import type { UserInput } from '../index.js';
+import { accountOf, recognize, sameAccount, storedDetails } from '../rules/index.js';
 import { type UserDetailsModel, userDetailsModel } from '../user-details.js';
-import { storedDetails } from './normalize.js';
 
 /** The payout account's identity, which the service owns (spec: `AccountCreated.id`). */
 export interface AccountIdentity {
@@ -138,12 +138,17 @@ export class UserDirectory {
     const details = storedDetails(input, this.#details);
     const existing = this.#byCard.get(details.ghanaCardNumber);
     if (existing) {
-      if (existing.members.has(institution)) {
+      const recognition = recognize(
+        {
+          isMember: existing.members.has(institution),
+          mobileNumber: existing.details.mobileNumber,
+        },
+        details.mobileNumber,
+      );
+      if (recognition === 'member') {
         return { outcome: 'existing', user: view(existing), joined: false };
       }
-      if (existing.details.mobileNumber !== details.mobileNumber) {
-        return { outcome: 'exists-with-other-details' };
-      }
+      if (recognition === 'exists-with-other-details') return { outcome: recognition };
       existing.members.add(institution);
       return { outcome: 'existing', user: view(existing), joined: true };
     }
@@ -154,7 +159,9 @@ export class UserDirectory {
       details,
       members: new Set([institution]),
       createdAt,
-      account: details.accountType ? { id: this.#newId(), createdAt } : null,
+      account: accountOf(asRecord(details), this.#details)
+        ? { id: this.#newId(), createdAt }
+        : null,
     };
     this.#byId.set(entry.id, entry);
     this.#byCard.set(details.ghanaCardNumber, entry);
@@ -173,10 +180,14 @@ export class UserDirectory {
     if (byCard && byCard !== entry) return { outcome: 'conflict', field: 'ghanaCardNumber' };
     this.#byEmail.delete(emailKey(entry.details.email));
     this.#byCard.delete(entry.details.ghanaCardNumber);
-    entry.account = accountAfterUpdate(entry, details, () => ({
-      id: this.#newId(),
-      createdAt: this.#now().toISOString(),
-    }));
+    const before = accountOf(asRecord(entry.details), this.#details);
+    const after = accountOf(asRecord(details), this.#details);
+    entry.account =
+      after === null
+        ? null
+        : entry.account && sameAccount(before, after)
+          ? entry.account
+          : { id: this.#newId(), createdAt: this.#now().toISOString() };
     entry.details = details;
     this.#byEmail.set(emailKey(details.email), entry);
     this.#byCard.set(details.ghanaCardNumber, entry);
@@ -184,20 +195,7 @@ export class UserDirectory {
   }
 }
 
-/** The same payout account (type and number) keeps its identity; another one gets a new one. */
-function accountAfterUpdate(
-  entry: Entry,
-  details: UserInput,
-  fresh: () => AccountIdentity,
-): AccountIdentity | null {
-  if (!details.accountType) return null;
-  const before = entry.details;
-  const same =
-    entry.account !== null &&
-    before.accountType === details.accountType &&
-    before.accountNumber === details.accountNumber;
-  return same ? entry.account : fresh();
-}
+const asRecord = (details: UserInput) => details as unknown as Record<string, unknown>;
 
 /** A snapshot of an entry: later changes of the directory do not reach it. */
 function view(entry: Entry): ModelUser {

@@ -20,10 +20,11 @@ import {
   type StoredUser,
   type UserDetails,
 } from '../types.js';
-import { recognize } from './recognition.js';
+import { recognizeOrRefuse } from './recognition.js';
 import {
   accountUpsert,
   accountValues,
+  accountWritableColumns,
   type ColumnCodec,
   prefixedAccountColumns,
   toStoredUser,
@@ -56,10 +57,10 @@ const conflictFieldByConstraint: Record<string, ConflictError['field']> = {
 /** The user columns of table `alias` and its account's (`a`), as UserRow. */
 const userRowColumns = (alias: string) => `${userColumns(alias)}, ${prefixedAccountColumns('a')}`;
 
-/** After the writable columns: the account's five parameters from `$from`. */
+/** After the writable columns: the account's parameters (type, number, document) from `$from`. */
 const accountParameters = (from: number) => {
-  const [type, number, network, bankName, name] = [0, 1, 2, 3, 4].map((i) => `$${from + i}`);
-  return { type, values: `${type}::text, ${number}, ${network}, ${bankName}, ${name}` };
+  const [type, number, details] = [0, 1, 2].map((i) => `$${from + i}`);
+  return { type, values: `${type}::text, ${number}, ${details}::jsonb` };
 };
 const writable = userWritableColumns.length;
 
@@ -80,9 +81,7 @@ const createFields = {
   account_id: 'uuid',
   account_type: 'text',
   account_number: 'text',
-  account_network: 'text',
-  account_bank_name: 'text',
-  account_name: 'text',
+  account_details: 'jsonb',
 };
 
 /**
@@ -126,9 +125,8 @@ const createSql = (claiming: boolean) => {
   ), created AS (
     SELECT ${source}.* FROM u JOIN ${source} USING (id)
   ), a AS (
-    INSERT INTO accounts (id, user_id, type, number, network, bank_name, name)
-    SELECT account_id, id, account_type, account_number, account_network, account_bank_name,
-      account_name
+    INSERT INTO accounts (id, user_id, ${accountWritableColumns.join(', ')})
+    SELECT account_id, id, ${accountWritableColumns.map((column) => `account_${column}`).join(', ')}
     FROM created WHERE account_type IS NOT NULL
   ), membership AS (
     INSERT INTO memberships (institution_id, user_id) SELECT institution_id, id FROM created
@@ -181,7 +179,7 @@ const recognizeSql = `
 const updateAccount = accountParameters(writable + 3);
 
 /** After the account: the nonce's public key, nonce, expiry and the clock, when claiming. */
-const updateNonce = writable + 8;
+const updateNonce = writable + 3 + accountWritableColumns.length;
 
 /**
  * $1 user, $2 institution, then the writable columns and the account: only a member's user changes.
@@ -212,7 +210,7 @@ const updateSql = (claiming: boolean) => {
       }
     RETURNING *
   ), a AS (
-    INSERT INTO accounts AS old (user_id, type, number, network, bank_name, name)
+    INSERT INTO accounts AS old (user_id, ${accountWritableColumns.join(', ')})
     SELECT id, ${updateAccount.values} FROM u WHERE ${updateAccount.type}::text IS NOT NULL
     ${accountUpsert('old')}
     RETURNING *
@@ -341,7 +339,7 @@ export function postgresUsers(
         ]);
         if (row?.id) {
           // Throws when refused; a join was made by recognizeSql.
-          recognize(
+          recognizeOrRefuse(
             { isMember: row.is_member === true, mobileNumber: row.mobile_number },
             details.mobileNumber,
           );
@@ -362,7 +360,7 @@ export function postgresUsers(
         userId,
         institutionId,
         ...userColumnValues(details, postgresCodec),
-        ...accountValues(details.account),
+        ...accountValues(details.account, postgresCodec),
       ];
       try {
         if (!nonce) {
@@ -396,17 +394,16 @@ export function postgresUsers(
  */
 function createRow({ institutionId, details, nonce }: NewUser, i: number) {
   const { account } = details;
+  const [account_type, account_number, account_details] = accountValues(account, postgresCodec);
   return {
     i,
     id: newId(),
     institution_id: institutionId,
     ...userColumnRecord(details, postgresCodec),
     account_id: account ? newId() : null,
-    account_type: account?.type ?? null,
-    account_number: account?.number ?? null,
-    account_network: account?.network ?? null,
-    account_bank_name: account?.bankName ?? null,
-    account_name: account?.name ?? null,
+    account_type,
+    account_number,
+    account_details,
     ...nonceClaimRow(nonce),
   };
 }

@@ -1,24 +1,15 @@
+import { type Recognition, recognize } from '@institution-api/types/rules';
 import { ExistsWithOtherDetailsError } from '../types.js';
 
-/** What a create that names an existing user's Ghana Card number does. */
-export type Recognition =
-  /** The user already belongs to the calling institution: answer its stored details. */
-  | 'member'
-  /** Another institution's user, and the request carries its mobile number: add it, answer it. */
-  | 'join';
-
 /**
- * The rule of spec Assumptions, "Existing users": the card number alone does not let an
- * institution reach another's customer; it must also know the customer's mobile number. Both
- * numbers are compared in their normalized forms (`+233XXXXXXXXX`), as stored. Another
- * institution's user without its mobile number is refused with ExistsWithOtherDetailsError, which
- * reveals nothing stored.
+ * The rule book's `recognize` (spec: Assumptions, "Existing users"), its refusal thrown as
+ * ExistsWithOtherDetailsError, which reveals nothing stored, for the HTTP layer's `409`.
  */
-export function recognize(
+export function recognizeOrRefuse(
   existing: { isMember: boolean; mobileNumber: string },
   requestedMobileNumber: string,
-): Recognition {
-  if (existing.isMember) return 'member';
-  if (existing.mobileNumber === requestedMobileNumber) return 'join';
-  throw new ExistsWithOtherDetailsError();
+): Exclude<Recognition, 'exists-with-other-details'> {
+  const recognition = recognize(existing, requestedMobileNumber);
+  if (recognition === 'exists-with-other-details') throw new ExistsWithOtherDetailsError();
+  return recognition;
 }

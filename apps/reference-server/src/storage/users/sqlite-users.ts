@@ -11,11 +11,12 @@ import {
   type Storage,
   type StoredUser,
 } from '../types.js';
-import { recognize } from './recognition.js';
+import { recognizeOrRefuse } from './recognition.js';
 import {
   type AccountColumns,
   accountUpsert,
   accountValues,
+  accountWritableColumns,
   type ColumnCodec,
   prefixedAccountColumns,
   toStoredUser,
@@ -73,8 +74,8 @@ function prepareStatements(db: DatabaseSync) {
     ),
     // account id, user, then the account's values: a new account, or the user's one updated
     upsertAccount: db.prepare(`
-      INSERT INTO accounts (id, user_id, type, number, network, bank_name, name)
-      VALUES (?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO accounts (id, user_id, ${accountWritableColumns.join(', ')})
+      VALUES (?, ?, ${accountWritableColumns.map(() => '?').join(', ')})
       ${accountUpsert('accounts')}
       RETURNING ${prefixedAccountColumns('accounts')}`),
     deleteAccount: db.prepare('DELETE FROM accounts WHERE user_id = ?'),
@@ -94,7 +95,12 @@ export function sqliteUsers(
 ): Pick<Storage, 'createOrAddUser' | 'updateUser'> {
   const sql = prepareStatements(db);
   const upsertAccount = (userId: string, account: AccountDetails) =>
-    getRow<AccountColumns>(sql.upsertAccount, newId(), userId, ...accountValues(account));
+    getRow<AccountColumns>(
+      sql.upsertAccount,
+      newId(),
+      userId,
+      ...accountValues(account, sqliteCodec),
+    );
 
   /**
    * `write` as one work, after the claim of `nonce`. Each conflict is found before anything is
@@ -132,7 +138,7 @@ export function sqliteUsers(
         );
         // In this transaction no other write ran: the card number is free, so the email was taken.
         if (!existing) throw new ConflictError('email');
-        const recognition = recognize(
+        const recognition = recognizeOrRefuse(
           { isMember: existing.is_member === 1, mobileNumber: existing.mobile_number },
           details.mobileNumber,
         );

@@ -1,7 +1,6 @@
 import type {
   AccountDetails,
   AccountType,
-  MobileNetwork,
   StoredAccount,
   StoredUser,
   UserDetails,
@@ -11,10 +10,12 @@ import type {
  * The one place where the snake_case columns of `users` and `accounts` meet the camelCase types of
  * ./types.ts, for both engines. A user row holds the keys that recognize a person in columns
  * (email, mobile number, Ghana Card number) and every other detail in one JSON document,
- * `details`, written and read whole: what the spec's `UserInput` carries, this file does not
- * list (spec: Assumptions, "Details follow the spec"). What the two engines store differently
- * (timestamps, the documents array, the JSON document) passes through a {@link ColumnCodec}, one
- * per engine.
+ * `details`, written and read whole; an account row holds what makes it the same account (its
+ * type and number: `sameAccount` of `@institution-api/types/rules`) in columns and every other
+ * field of the account in a document of its own. What the spec's `UserInput` carries, this file
+ * does not list (spec: Assumptions, "Details follow the spec"). What the two engines store
+ * differently (timestamps, the documents array, the JSON documents) passes through a
+ * {@link ColumnCodec}, one per engine.
  */
 
 /** How one engine stores the values that SQL types do not share. */
@@ -92,9 +93,7 @@ export interface AccountColumns {
   account_id: string;
   account_type: AccountType;
   account_number: string;
-  account_network: MobileNetwork | null;
-  account_bank_name: string | null;
-  account_name: string;
+  account_details: unknown;
   account_created_at: unknown;
 }
 
@@ -107,36 +106,37 @@ export type UserRow = UserColumns & {
 };
 
 /** The columns of {@link AccountColumns} without their prefix, for SELECT and RETURNING lists. */
-export const accountColumns = [
-  'id',
-  'type',
-  'number',
-  'network',
-  'bank_name',
-  'name',
-  'created_at',
-];
+export const accountColumns = ['id', 'type', 'number', 'details', 'created_at'];
 
-/** An account as the query parameters type, number, network, bank name, name (all null: none). */
-export function accountValues(account: AccountDetails | null): (string | null)[] {
-  return account
-    ? [account.type, account.number, account.network, account.bankName, account.name]
-    : [null, null, null, null, null];
+/** The writable columns of `accounts` beside its user, in the order of {@link accountValues}. */
+export const accountWritableColumns = ['type', 'number', 'details'] as const;
+
+/**
+ * An account as the query parameters type, number and the document of its other fields (all
+ * null: none).
+ */
+export function accountValues<StoredDocument>(
+  account: AccountDetails | null,
+  codec: ColumnCodec<StoredDocument>,
+): (string | StoredDocument | null)[] {
+  if (!account) return [null, null, null];
+  const { accountType, accountNumber, ...document } = account;
+  return [accountType, accountNumber, codec.toDocument(document)];
 }
 
 /**
  * The conflict clause of an insert into `accounts` (the stored row is `old`): a user has one
- * account, so the insert updates it. The same payout account (type and number unchanged) keeps its
- * id and creation time with its new details; any other replaces it, with the new id and time of
- * `excluded` (see Storage.updateUser).
+ * account, so the insert updates it. The same payout account (type and number unchanged: the rule
+ * `sameAccount` of `@institution-api/types/rules`, which the storage tests hold this SQL to) keeps
+ * its id and creation time with its new details; any other replaces it, with the new id and time
+ * of `excluded` (see Storage.updateUser).
  */
 export const accountUpsert = (old: string) => `ON CONFLICT (user_id) DO UPDATE SET
   id = CASE WHEN ${old}.type = excluded.type AND ${old}.number = excluded.number
     THEN ${old}.id ELSE excluded.id END,
   created_at = CASE WHEN ${old}.type = excluded.type AND ${old}.number = excluded.number
     THEN ${old}.created_at ELSE excluded.created_at END,
-  type = excluded.type, number = excluded.number, network = excluded.network,
-  bank_name = excluded.bank_name, name = excluded.name`;
+  type = excluded.type, number = excluded.number, details = excluded.details`;
 
 /** `a.id AS account_id, …`: the account columns of table `alias` under their prefixed names. */
 export function prefixedAccountColumns(alias: string): string {
@@ -161,14 +161,16 @@ export function toStoredUser(row: UserRow, codec: ColumnCodec): StoredUser {
   };
 }
 
+/**
+ * An account row as stored: its document's fields as they were stored (a field the spec added
+ * since has none; the HTTP layer answers its absent value), then its columns.
+ */
 function toStoredAccount(row: AccountColumns, codec: ColumnCodec): StoredAccount {
   return {
+    ...codec.fromDocument(row.account_details),
+    accountType: row.account_type,
+    accountNumber: row.account_number,
     id: row.account_id,
-    type: row.account_type,
-    number: row.account_number,
-    network: row.account_network,
-    bankName: row.account_bank_name,
-    name: row.account_name,
     createdAt: codec.fromTimestamp(row.account_created_at),
   };
 }

@@ -1,11 +1,12 @@
 /**
  * CSV columns as request fields (spec Assumptions, "Bulk import"; README "Input"): a column is a field of the spec's
  * `UserInput`, with a dot for nesting (`kyc.occupation`), and each cell becomes the type the
- * field's schema asks for. Everything is read from the bundled spec, so a field added to the
- * contract is a column at once.
+ * field's schema asks for. The fields are the details model's (`@institution-api/types/user-details`),
+ * read from the spec, so a field added to the contract, of the account too, is a column at once.
  *
  * @module
  */
+import type { DetailField } from '@institution-api/types/user-details';
 
 /** What a cell becomes: the JSON type the field's schema takes. */
 export type CellType = 'string' | 'number' | 'boolean';
@@ -24,41 +25,34 @@ export class ColumnError extends Error {
   override readonly name = 'ColumnError';
 }
 
-type Schema = Record<string, unknown>;
-
 /**
- * The columns of `header`, checked against `schema` (the spec's `UserInput`) with `resolve` for
- * `$ref`s. Throws a {@link ColumnError} for an unknown column (naming it), an object column
- * (`kyc` instead of `kyc.occupation`), an empty name or a name given twice.
+ * The columns of `header`, checked against `fields` (the details model's `UserInput` fields).
+ * Throws a {@link ColumnError} for an unknown column (naming it), an object column (`kyc`
+ * instead of `kyc.occupation`), an empty name or a name given twice.
  */
-export function planColumns(
-  header: readonly string[],
-  schema: Schema,
-  resolve: (ref: string) => Schema,
-): Column[] {
+export function planColumns(header: readonly string[], fields: readonly DetailField[]): Column[] {
   const seen = new Set<string>();
   return header.map((name, index) => {
     if (name === '') throw new ColumnError(`column ${index + 1} of the header has no name`);
     if (seen.has(name)) throw new ColumnError(`column "${name}" is in the header twice`);
     seen.add(name);
     const path = name.split('.');
-    let at: Schema = deref(schema, resolve);
+    let within: readonly DetailField[] = fields;
+    let at: DetailField | undefined;
     for (const [depth, segment] of path.entries()) {
-      const properties = at.properties as Record<string, Schema> | undefined;
-      const child =
-        properties && Object.hasOwn(properties, segment) ? properties[segment] : undefined;
-      if (!child) {
+      at = within.find((field) => field.name === segment);
+      if (!at) {
         const owner = depth === 0 ? 'UserInput' : path.slice(0, depth).join('.');
         throw new ColumnError(
           `unknown column "${name}": ${owner} has no field "${segment}" (columns are the request's field names, with a dot for nesting, e.g. kyc.occupation)`,
         );
       }
-      at = deref(child, resolve);
+      within = at.fields ?? [];
     }
-    const types = typesOf(at, resolve);
+    const types = new Set((at as DetailField).types);
     if (types.has('object') || types.has('array')) {
       throw new ColumnError(
-        `column "${name}" is ${types.has('object') ? 'an object' : 'a list'}: name its fields instead, with a dot (e.g. ${name}.${firstProperty(at) ?? 'field'})`,
+        `column "${name}" is ${types.has('object') ? 'an object' : 'a list'}: name its fields instead, with a dot (e.g. ${name}.${at?.fields?.[0]?.name ?? 'field'})`,
       );
     }
     // A field that takes a string keeps the cell as written (a mobile number's leading 0).
@@ -74,22 +68,16 @@ export function planColumns(
 }
 
 /**
- * Every column `schema` (the spec's `UserInput`) has, in the order of its properties: a field's
+ * Every column `fields` (the details model's `UserInput` fields) have, in their order: a field's
  * name, or for an object (`kyc`) its fields' names with a dot (`kyc.occupation`), in its place.
  * The header of the template, so a field added to the contract is a column of it at once.
  */
-export function allColumns(
-  schema: Schema,
-  resolve: (ref: string) => Schema,
-  prefix = '',
-): string[] {
-  const properties = (deref(schema, resolve).properties ?? {}) as Record<string, Schema>;
-  return Object.entries(properties).flatMap(([name, child]) => {
-    const types = typesOf(child, resolve);
-    return types.has('object') && firstProperty(deref(child, resolve)) !== undefined
-      ? allColumns(child, resolve, `${prefix}${name}.`)
-      : [`${prefix}${name}`];
-  });
+export function allColumns(fields: readonly DetailField[], prefix = ''): string[] {
+  return fields.flatMap((field) =>
+    field.types.includes('object') && field.fields?.length
+      ? allColumns(field.fields, `${prefix}${field.name}.`)
+      : [`${prefix}${field.name}`],
+  );
 }
 
 /**
@@ -128,34 +116,4 @@ export function bodyOf(
     into[column.path[last] as string] = typeCell(cell, column.type);
   }
   return body;
-}
-
-function deref(schema: Schema, resolve: (ref: string) => Schema): Schema {
-  let at = schema;
-  for (let hops = 0; typeof at.$ref === 'string' && hops < 32; hops++) at = resolve(at.$ref);
-  return at;
-}
-
-/** Every JSON type a value of `schema` may take: `type`, `const`, `enum` and `anyOf`/`oneOf` branches. */
-function typesOf(schema: Schema, resolve: (ref: string) => Schema, found = new Set<string>()) {
-  const at = deref(schema, resolve);
-  for (const type of ([] as unknown[]).concat(at.type ?? [])) found.add(String(type));
-  if ('const' in at) found.add(jsonType(at.const));
-  if (Array.isArray(at.enum)) for (const value of at.enum) found.add(jsonType(value));
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const branches = at[key];
-    if (Array.isArray(branches)) for (const branch of branches) typesOf(branch, resolve, found);
-  }
-  if (at.properties !== undefined) found.add('object');
-  return found;
-}
-
-function jsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}
-
-function firstProperty(schema: Schema): string | undefined {
-  return Object.keys((schema.properties as Schema | undefined) ?? {})[0];
 }

@@ -12,6 +12,7 @@ import {
   createUserInputErrors,
   fieldErrors,
 } from '@institution-api/types/spec-ajv';
+import { userDetailsModel } from '@institution-api/types/user-details';
 import type { Column } from './columns.js';
 import { planColumns } from './columns.js';
 
@@ -25,7 +26,7 @@ export type LocalProblem = Omit<Problem, 'status'>;
 export interface RowCheck {
   /** The problem of a body the spec refuses, or undefined when it is a valid `UserInput`. */
   problem(body: unknown): LocalProblem | undefined;
-  /** The columns of a CSV header, from the spec's `UserInput` (throws for an unknown one). */
+  /** The columns of a CSV header, the spec's `UserInput` fields (throws for an unknown one). */
   columns(header: string[]): Column[];
 }
 
@@ -34,7 +35,6 @@ export function createRowCheck(): RowCheck {
   const schemas = createSpecSchemas(openapiDocument);
   const validate = schemas.validator('UserInput');
   const explain = createUserInputErrors(schemas);
-  const resolve = (ref: string) => schemas.schema(ref.replace('#/components/schemas/', ''));
   return {
     problem(body) {
       if (validate(body)) return undefined;
@@ -44,7 +44,7 @@ export function createRowCheck(): RowCheck {
       );
     },
     columns(header) {
-      return planColumns(header, schemas.schema('UserInput'), resolve);
+      return planColumns(header, userDetailsModel.input);
     },
   };
 }
