@@ -21,13 +21,13 @@ import {
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
-import { componentName } from '@institution-api/types/spec';
 import {
   isInViewport,
   openWatchedPage,
   shownText,
   type WatchedPage,
 } from '@institution-api/test-support/watched-page';
+import { componentName } from '@institution-api/types/spec';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportedFile } from '../workspaces.js';
