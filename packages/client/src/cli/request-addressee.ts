@@ -55,6 +55,16 @@ export interface AddresseeRefusal {
  */
 export type Addressed = { target: string; refusal?: never } | { refusal: AddresseeRefusal };
 
+/**
+ * Whether `host` (a listener's `--host`) is a loopback address, which only this machine reaches:
+ * `localhost`, `127.0.0.0/8`, `::1`.
+ */
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
 /** An authority as RFC 3986 writes one for a host name, an IPv4 or a bracketed IPv6 address. */
 const authorityPattern =
   /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(?::\d{0,5})?$/;
