@@ -1,6 +1,6 @@
 /**
- * Is this request addressed to me? The check of a local listener of the CLI (`sign-proxy`; any
- * other that acts with the institution's keys) that answers only requests sent to it by name:
+ * Is this request addressed to me? The check of the CLI's local listeners that act with the
+ * institution's keys (`sign-proxy`, `mcp --http`), which answer only requests sent to them by name:
  *
  * - its authority (the request target's in absolute-form, which RFC 9112 section 3.2.2 says wins
  *   over `Host`; the `Host` header otherwise) must be one of its own: `127.0.0.1:PORT`,
