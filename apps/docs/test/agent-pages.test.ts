@@ -2,19 +2,15 @@
  * The docs for agents (scripts/lib/agent-pages.mjs): what the build writes beside the page
  * (`llms.txt` in the llmstxt.org layout and the Markdown pages it links), what each page says,
  * read from the spec (every field of the body, every documented answer and error, both answer
- * shapes), the signing guide's worked example verified by the signing package, a field added to
- * the spec on the pages with no change of the generator, and every linked page served by the
- * reference server.
+ * shapes), the signing guide's worked example verified by the signing package, and a field added
+ * to the spec on the pages with no change of the generator. That the reference server serves them
+ * is e2e's `docs/agent-pages.system.test.ts`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { verifyMessageSignatureSync, verifySync } from '@institution-api/signing/node';
-import {
-  type RunningServer,
-  startReferenceServer,
-} from '@institution-api/test-support/reference-server';
 import { type OpenApiDocument, toJsonSchema } from '@institution-api/types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   agentPages,
   agentPagesDirectory,
@@ -198,40 +194,5 @@ describe('a field added to the spec', () => {
         '| `preferredName` | string or null | no | at most 100 characters | The name the customer',
       );
     }
-  });
-});
-
-describe('served by the reference server', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startReferenceServer({
-      credentials: [
-        {
-          institution: 'Docs for agents',
-          publicKey: 'pk_agent_pages',
-          secretKey: 'sk_agent_pages_0123456789',
-        },
-      ],
-    });
-  });
-  afterAll(() => server?.stop());
-
-  it('answers /llms.txt and every page it links: 200, as text, compressed', async () => {
-    const index = new URL('/llms.txt', server.url);
-    const answer = await fetch(index, { headers: { 'accept-encoding': 'gzip' } });
-    expect(answer.status).toBe(200);
-    expect(answer.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-    expect(answer.headers.get('content-encoding')).toBe('gzip');
-    expect(await answer.text()).toBe(page('llms.txt'));
-    for (const { url } of links) {
-      const linked = await fetch(new URL(url, index), { headers: { 'accept-encoding': 'gzip' } });
-      expect(linked.status, url).toBe(200);
-      await linked.arrayBuffer();
-      if (!url.endsWith('.md')) continue;
-      expect(linked.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
-      expect(linked.headers.get('content-encoding')).toBe('gzip');
-    }
-    const signing = await fetch(new URL(`${agentPagesDirectory}/signing.md`, index));
-    expect(await signing.text()).toBe(page(`${agentPagesDirectory}/signing.md`));
   });
 });

@@ -1,39 +1,31 @@
 /**
- * `institution-api mcp --http` as a local listener that acts with the institution's keys: it
- * answers only requests addressed to it (DNS rebinding: a web page whose name resolves to
- * 127.0.0.1 sends its own name in `Host`, and its `Origin`), sends nothing to the service for a
- * refused one, serves MCP at `/mcp` alone, and stops on SIGTERM within the drain. The built CLI
- * runs in a process of its own; the service is a recording HTTP server.
+ * The MCP server over Streamable HTTP (mcp-http.ts), in this process on real sockets, in front of
+ * a recording HTTP server that plays the service: it answers only requests addressed to it (DNS
+ * rebinding: a web page whose name resolves to 127.0.0.1 sends its own name in `Host`, and its
+ * `Origin`) and sends nothing for a refused one; it serves MCP at `/mcp` alone; and the SDK's own
+ * client calls a tool through it, each attempt signed both ways with a nonce of its own.
  */
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-import {
-  type ListeningProcess,
-  startListeningProcess,
-} from '@institution-api/test-support/listening-process';
+import { parseAuthorization, verifySync } from '@institution-api/signing/node';
 import { sendRaw } from '@institution-api/test-support/raw-request';
+import { openapiDocument } from '@institution-api/types';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type McpHttp, startMcpHttp } from '../../../src/cli/mcp/mcp-http.js';
+import { createMcpServer } from '../../../src/cli/mcp/mcp-server.js';
+import { toolCalls } from '../../../src/cli/mcp/tool-calls.js';
+import { deriveOperationTools } from '../../../src/cli/mcp/tool-definitions.js';
+import { createUsersClient } from '../../../src/index.js';
+import { CREDENTIALS, momoAccountUser, userCreatedNew } from '../../support/examples.js';
 import { startServer, type TestServer } from '../../support/http-server.js';
-
-const bin = fileURLToPath(new URL('../../../bin/institution-api.js', import.meta.url));
-const secretKey = 'sk_mcp_http_never_shown_0123456789';
-
-function environment(service: string, more: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    INSTITUTION_API_URL: service,
-    INSTITUTION_PUBLIC_KEY: 'pk_mcp_http',
-    INSTITUTION_SECRET_KEY: secretKey,
-    ...more,
-  };
-}
+import { verdictOf } from '../../support/message-signature.js';
 
 /** A tools/call of createUser: what a page would have the server sign and send. */
 const createCall = JSON.stringify({
   jsonrpc: '2.0',
   id: 7,
   method: 'tools/call',
-  params: { name: 'createUser', arguments: { email: 'a@example.com' } },
+  params: { name: 'createUser', arguments: momoAccountUser() },
 });
 
 const initialize = JSON.stringify({
@@ -52,23 +44,41 @@ const mcpHeaders = {
   Accept: 'application/json, text/event-stream',
 };
 
-describe('mcp --http', () => {
-  let service: TestServer;
-  let mcp: ListeningProcess;
-  let port: string;
-  beforeAll(async () => {
-    service = await startServer((_request, response) => {
-      response.writeHead(201, { 'content-type': 'application/json' }).end('{}');
-    });
-    mcp = await startListeningProcess([bin, 'mcp', '--http'], environment(service.url));
-    port = new URL(mcp.url).port;
-  });
-  afterAll(async () => {
-    await mcp?.stop();
-    await service?.close();
-  });
+let service: TestServer;
+let mcp: McpHttp;
+let port: string;
+const logged: string[] = [];
 
-  it('listens on 127.0.0.1 and prints its /mcp address', () => {
+beforeAll(async () => {
+  // The first attempt of a call is answered 503, the next 201: a retry the client makes itself.
+  service = await startServer((_request, response, n) => {
+    if (n % 2 === 0) {
+      response
+        .writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': '0' })
+        .end(JSON.stringify({ type: 'about:blank', title: 'Unavailable', status: 503 }));
+    } else {
+      response
+        .writeHead(201, { 'content-type': 'application/json' })
+        .end(JSON.stringify(userCreatedNew()));
+    }
+  });
+  const client = createUsersClient({ baseUrl: service.url, ...CREDENTIALS });
+  const tools = deriveOperationTools(openapiDocument);
+  const log = (line: string) => logged.push(line);
+  const call = toolCalls({ client, baseUrl: service.url, tools, log });
+  mcp = await startMcpHttp({
+    createServer: () => createMcpServer({ tools, call, title: 'test', instructions: 'test' }),
+    log,
+  });
+  port = new URL(mcp.url).port;
+});
+afterAll(async () => {
+  await mcp?.close(1_000);
+  await service?.close();
+});
+
+describe('mcp --http', () => {
+  it('listens on 127.0.0.1 at /mcp', () => {
     expect(mcp.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   });
 
@@ -106,21 +116,28 @@ describe('mcp --http', () => {
       expect(answer.status).toBe(want);
       expect(answer.body).toMatchObject({ jsonrpc: '2.0', error: { message: expect.any(String) } });
       expect(service.requests.length).toBe(before);
+      expect(logged.at(-1)).toMatch(new RegExp(`-> ${want} \\(refused: `));
     },
   );
 
   it.each([
     { given: 'Host 127.0.0.1 and its port', host: () => `127.0.0.1:${port}` },
     { given: 'Host localhost and its port', host: () => `localhost:${port}` },
+    { given: 'Host [::1] and its port', host: () => `[::1]:${port}` },
     {
       given: 'an Origin of its own',
       host: () => `localhost:${port}`,
       origin: () => `http://localhost:${port}`,
     },
-  ])('answers initialize with $given', async ({ host, origin }) => {
+    {
+      given: 'an absolute-form target naming it',
+      host: () => `127.0.0.1:${port}`,
+      target: () => `http://127.0.0.1:${port}/mcp`,
+    },
+  ])('answers initialize with $given', async ({ host, origin, target }) => {
     const answer = await sendRaw(`http://127.0.0.1:${port}`, {
       method: 'POST',
-      target: '/mcp',
+      target: target?.() ?? '/mcp',
       host: host(),
       headers: { ...mcpHeaders, ...(origin && { Origin: origin() }) },
       body: initialize,
@@ -144,91 +161,40 @@ describe('mcp --http', () => {
     if (want === 405) expect(answer.headers.allow).toBe('POST');
   });
 
-  it('logs each refusal without the secret', () => {
-    expect(mcp.output()).toMatch(/POST \/mcp -> 421 \(refused: Host "evil\.example\.com"\)/);
-    expect(mcp.output()).not.toContain(secretKey);
-  });
-});
-
-describe('mcp --http stops', () => {
-  /** Calls createUser over HTTP as an MCP client does, without waiting for the answer. */
-  function callCreate(url: string) {
-    return fetch(url, { method: 'POST', headers: mcpHeaders, body: createCall }).then(
-      async (response) => ({ status: response.status, body: await response.json() }),
-      (error: Error) => ({ status: 0, body: error.message }),
-    );
-  }
-
-  /** Waits until `service` has received a request (the call is in flight), 10 s at most. */
-  async function untilReceived(service: TestServer) {
-    const deadline = Date.now() + 10_000;
-    while (service.requests.length === 0) {
-      if (Date.now() > deadline) throw new Error('the call never reached the service');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-
-  it.each([
-    {
-      given: 'a call the service answers within the drain: answered, then it exits',
-      drainMs: 5_000,
-      answerAfterMs: 300,
-      want: { status: 200, exitWithinMs: [250, 4_000] },
-    },
-    {
-      given: 'a call the service never answers: cut at the drain, then it exits',
-      drainMs: 300,
-      answerAfterMs: undefined,
-      want: { status: 0, exitWithinMs: [250, 4_000] },
-    },
-  ])('on SIGTERM, $given', async ({ drainMs, answerAfterMs, want }) => {
-    const service = await startServer((_request, response) => {
-      if (answerAfterMs === undefined) return;
-      setTimeout(() => {
-        response.writeHead(201, { 'content-type': 'application/json' }).end('{}');
-      }, answerAfterMs);
-    });
-    const mcp = await startListeningProcess(
-      [bin, 'mcp', '--http'],
-      environment(service.url, { SHUTDOWN_DRAIN_MS: String(drainMs) }),
-    );
+  it("serves the SDK's client: a call signed both ways, each attempt with a nonce of its own", async () => {
+    const client = new Client({ name: 'mcp-http-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url)));
     try {
-      const answer = callCreate(mcp.url);
-      await untilReceived(service);
-      const started = performance.now();
-      mcp.child.kill('SIGTERM');
-      const [code] = await mcp.exited;
-      const ms = performance.now() - started;
-      expect(code, mcp.output()).toBe(0);
-      expect(ms).toBeGreaterThanOrEqual(want.exitWithinMs[0] as number);
-      expect(ms).toBeLessThan(want.exitWithinMs[1] as number);
-      expect((await answer).status).toBe(want.status);
-      // Nothing more was sent: no retry of the cut call after the stop.
-      expect(service.requests).toHaveLength(1);
+      const before = service.requests.length;
+      const result = await client.callTool({ name: 'createUser', arguments: momoAccountUser() });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({
+        status: 201,
+        user: { id: userCreatedNew().id },
+      });
+      const attempts = service.requests.slice(before);
+      expect(attempts).toHaveLength(2);
+      const nonces = attempts.map((request) => {
+        const seen = { ...request, url: `${service.url}${request.url}` };
+        const verdict = verdictOf(seen);
+        expect(verdict.status).toBe('valid');
+        const authorization = parseAuthorization(String(request.headers.authorization));
+        expect(authorization?.publicKey).toBe(CREDENTIALS.publicKey);
+        expect(
+          verifySync(request.bytes, authorization?.signature ?? '', CREDENTIALS.secretKey),
+        ).toBe(true);
+        return verdict.status === 'valid' ? verdict.nonce : '';
+      });
+      expect(new Set(nonces).size).toBe(2);
     } finally {
-      await mcp.stop();
-      await service.close();
+      await client.close();
     }
   });
 
-  it('refuses to start without keys, in one line that says what to set (exit 2)', async () => {
-    const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, [bin, 'mcp', '--http'], {
-      env: { PATH: process.env.PATH },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (text: string) => {
-      stderr += text;
-    });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      stdout += text;
-    });
-    const [code] = await once(child, 'exit');
-    expect(code).toBe(2);
-    expect(stdout).toBe('');
-    expect(stderr.split('\n').filter(Boolean)).toHaveLength(1);
-    expect(stderr).toMatch(/INSTITUTION_PUBLIC_KEY and INSTITUTION_SECRET_KEY are not set: set /);
+  it('logs each refusal and call without the secret', () => {
+    const log = logged.join('\n');
+    expect(log).toMatch(/POST \/mcp -> 421 \(refused: Host "evil\.example\.com"\)/);
+    expect(log).toMatch(/createUser -> 201 \(\d+ ms\)/);
+    expect(log).not.toContain(CREDENTIALS.secretKey);
   });
 });
