@@ -9,7 +9,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { verifyMessageSignatureSync, verifySync } from '@institution-api/signing/node';
-import { type OpenApiDocument, toJsonSchema } from '@institution-api/types';
+import type { OpenApiDocument } from '@institution-api/types';
+import { requestExamples, toJsonSchema } from '@institution-api/types/spec';
 import { describe, expect, it } from 'vitest';
 import {
   agentPages,
@@ -149,10 +150,8 @@ describe("the signing guide's worked example", () => {
   it('is a whole request whose body is the first request example, as JSON.stringify writes it', () => {
     expect(requestLine).toBe('POST /api/v1/external/users HTTP/1.1');
     expect(Number(headers.get('content-length'))).toBe(Buffer.byteLength(body));
-    const create = operations.find(({ operation }) => operation.operationId === 'createUser');
-    const examples = create?.operation.requestBody.content['application/json'].examples;
-    const value = toJsonSchema(document, Object.values(examples ?? {})[0]).value;
-    expect(body).toBe(JSON.stringify(value));
+    const [first] = requestExamples(document, 'createUser');
+    expect(body).toBe(JSON.stringify(first?.value));
   });
 
   it('verifies: the Authorization header and the RFC 9421 message signature', () => {

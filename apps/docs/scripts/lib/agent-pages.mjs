@@ -16,7 +16,15 @@ import {
   signMessageSync,
   signSync,
 } from '@institution-api/signing/node';
-import { toJsonSchema } from '@institution-api/types';
+import {
+  componentName,
+  contentOf,
+  dereference,
+  mediaExamples,
+  operationsOf,
+  parametersOf,
+  toJsonSchema,
+} from '@institution-api/types/spec';
 
 /**
  * @typedef {Record<string, any>} Json
@@ -40,8 +48,6 @@ export const workedExampleInputs = Object.freeze({
 /** Where the pages go, relative to `llms.txt` (and to `dist/`). */
 export const agentPagesDirectory = 'llms';
 
-const methods = ['get', 'put', 'post', 'delete', 'patch'];
-
 /**
  * Every file of the docs for agents, by its path relative to `dist/`: `llms.txt`,
  * `llms/<operationId>.md` for each operation, `llms/signing.md`.
@@ -50,7 +56,7 @@ const methods = ['get', 'put', 'post', 'delete', 'patch'];
  * @returns {Map<string, string>}
  */
 export function agentPages(document) {
-  const operations = operationsOf(document);
+  const operations = namedOperations(document);
   const answerNames = [
     ...new Set(operations.flatMap((operation) => successSchemas(document, operation))),
   ];
@@ -67,22 +73,16 @@ export function agentPages(document) {
 }
 
 /**
- * @typedef {{ operationId: string; method: string; path: string; operation: Json; pathItem: Json }} Operation
+ * The operations that have an `operationId`, which names their page.
+ *
+ * @typedef {import('@institution-api/types/spec').SpecOperation & { operationId: string; operation: Json }} Operation
  * @param {OpenApiDocument} document
  * @returns {Operation[]}
  */
-function operationsOf(document) {
-  /** @type {Operation[]} */
-  const found = [];
-  for (const [path, pathItem] of Object.entries(document.paths)) {
-    for (const method of methods) {
-      const operation = /** @type {Json | undefined} */ (pathItem[method]);
-      if (operation?.operationId) {
-        found.push({ operationId: operation.operationId, method, path, operation, pathItem });
-      }
-    }
-  }
-  return found;
+function namedOperations(document) {
+  return operationsOf(document).flatMap((found) =>
+    found.id === undefined ? [] : [{ ...found, operationId: found.id }],
+  );
 }
 
 /**
@@ -130,7 +130,7 @@ function successSchemas(document, { operation }) {
   return Object.entries(operation.responses ?? {})
     .filter(([status]) => /^2\d\d$/.test(status))
     .map(([, response]) =>
-      schemaName(followed(document, response).content?.['application/json']?.schema),
+      componentName(contentOf(document, response)['application/json']?.schema, 'schemas'),
     )
     .filter((name) => name !== undefined);
 }
@@ -142,14 +142,13 @@ function successSchemas(document, { operation }) {
  * @param {Operation[]} operations
  */
 function operationPage(document, found, answerNames, operations) {
-  const { operationId, method, path, operation, pathItem } = found;
+  const { operationId, method, path, operation } = found;
   const links = (/** @type {string} */ markdown) => pageLinks(markdown, operations);
-  const parameters = [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])].map(
-    (parameter) => followed(document, parameter),
-  );
-  const requestBody = followed(document, operation.requestBody ?? {});
-  const media = requestBody.content?.['application/json'] ?? {};
-  const bodyName = schemaName(media.schema);
+  /** @type {Json[]} */
+  const parameters = parametersOf(document, found);
+  /** @type {Json} */
+  const media = contentOf(document, operation.requestBody)['application/json'] ?? {};
+  const bodyName = componentName(media.schema, 'schemas');
   const body = toJsonSchema(document, media.schema ?? {});
   const out = [
     `# ${operation.summary ?? operationId}`,
@@ -209,11 +208,10 @@ function operationPage(document, found, answerNames, operations) {
       '',
     );
   }
-  const requestExamples = Object.entries(media.examples ?? {});
+  const requestExamples = mediaExamples(document, media);
   if (requestExamples.length > 0) {
     out.push('### Examples', '');
-    for (const [name, example] of requestExamples) {
-      const { summary, value } = followed(document, example);
+    for (const { name, summary, value } of requestExamples) {
       out.push(
         `\`${name}\`${summary ? `: ${summary}` : ''}`,
         '',
@@ -229,7 +227,7 @@ function operationPage(document, found, answerNames, operations) {
   const successes = responses.filter(([status]) => /^2\d\d$/.test(status));
   out.push('## Answers', '');
   for (const [status, raw] of successes) {
-    const response = followed(document, raw);
+    const response = /** @type {Json} */ (dereference(document, raw));
     out.push(`### ${status}`, '', oneLine(String(response.description ?? '')), '');
   }
   for (const name of new Set(successSchemas(document, found))) {
@@ -241,9 +239,8 @@ function operationPage(document, found, answerNames, operations) {
     if (others) out.push(others, '');
   }
   for (const [status, raw] of successes) {
-    const media = followed(document, raw).content?.['application/json'];
-    for (const [name, example] of Object.entries(media?.examples ?? {})) {
-      const { summary, value } = followed(document, example);
+    const media = contentOf(document, raw)['application/json'];
+    for (const { name, summary, value } of mediaExamples(document, media)) {
       out.push(
         `### Example: ${status}, \`${name}\``,
         '',
@@ -263,11 +260,10 @@ function operationPage(document, found, answerNames, operations) {
     '',
   );
   for (const [status, raw] of responses.filter(([status]) => !/^2\d\d$/.test(status))) {
-    const response = followed(document, raw);
+    const response = /** @type {Json} */ (dereference(document, raw));
     out.push(`### ${status}`, '', oneLine(String(response.description ?? '')), '');
-    const problemMedia = response.content?.['application/problem+json'];
-    for (const [name, example] of Object.entries(problemMedia?.examples ?? {})) {
-      const { summary, value } = followed(document, example);
+    const problemMedia = contentOf(document, raw)['application/problem+json'];
+    for (const { name, summary, value } of mediaExamples(document, problemMedia)) {
       out.push(
         `\`${name}\`${summary ? `: ${summary}` : ''}`,
         '',
@@ -345,14 +341,15 @@ function signingPage(document, operations) {
  * @param {OpenApiDocument} document
  * @param {Operation[]} operations
  */
-export function workedExample(document, operations = operationsOf(document)) {
+export function workedExample(document, operations = namedOperations(document)) {
   const { publicKey, secretKey, created, nonce, operationId } = workedExampleInputs;
   const found = operations.find((operation) => operation.operationId === operationId);
   if (!found) throw new Error(`The spec has no operation ${operationId} for the worked example.`);
-  const media = followed(document, found.operation.requestBody ?? {}).content?.['application/json'];
-  const [exampleName, example] = Object.entries(media?.examples ?? {})[0] ?? [];
-  if (exampleName === undefined) throw new Error(`${operationId} has no request example.`);
-  const body = JSON.stringify(followed(document, example).value);
+  const media = contentOf(document, found.operation.requestBody)['application/json'];
+  const [example] = mediaExamples(document, media);
+  if (example === undefined) throw new Error(`${operationId} has no request example.`);
+  const exampleName = example.name;
+  const body = JSON.stringify(example.value);
   const servers = /** @type {Json[]} */ (document.servers ?? []);
   const server = String(servers[0]?.url ?? 'http://localhost:8080').replace(/\/+$/, '');
   const url = `${server}${found.path}`;
@@ -545,28 +542,6 @@ function rulesOf(schema) {
   if (schema.additionalProperties === false) rules.push('no other keys');
   for (const branch of schema.anyOf ?? schema.oneOf ?? []) rules.push(...rulesOf(branch));
   return rules;
-}
-
-/**
- * A Reference Object followed (a parameter, a request body, a response, an example): `toJsonSchema`
- * follows a `$ref` at the root and copies the rest.
- *
- * @param {OpenApiDocument} document
- * @param {unknown} value
- * @returns {Json}
- */
-function followed(document, value) {
-  return toJsonSchema(document, value ?? {});
-}
-
-/**
- * The component name of a schema that is a `$ref` to one.
- *
- * @param {unknown} schema
- */
-function schemaName(schema) {
-  const ref = /** @type {Json | undefined} */ (schema)?.$ref;
-  return typeof ref === 'string' ? ref.split('/').pop() : undefined;
 }
 
 /**

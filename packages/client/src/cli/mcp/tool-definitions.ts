@@ -14,7 +14,16 @@
  *
  * @module
  */
-import { type OpenApiDocument, toJsonSchema } from '@institution-api/types';
+import type { OpenApiDocument } from '@institution-api/types';
+import {
+  contentOf,
+  dereference,
+  type JsonObject,
+  operationById,
+  parametersOf,
+  type SpecOperation,
+  toJsonSchema,
+} from '@institution-api/types/spec';
 import { canonicalKeys, deriveUserDetailsModel } from '@institution-api/types/user-details';
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 
@@ -68,8 +77,6 @@ one camelCase shape (structuredContent.user), whichever of the two answer shapes
 used. A problem the service answers comes back as a tool error with its status, title, detail and
 "errors" (each field and rule broken), so the arguments can be corrected and the call made again.`;
 
-const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
-
 /**
  * The tools of `document`, one per operation of {@link operationAnnotations}, in that order.
  * Throws when the document lacks one of them or has no JSON request body for it.
@@ -77,14 +84,10 @@ const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 export function deriveOperationTools(document: OpenApiDocument): OperationTool[] {
   const userSchema = normalizedUserSchema(document);
   return (Object.keys(operationAnnotations) as ToolName[]).map((name) => {
-    const found = findOperation(document, name);
-    if (found === undefined) throw new Error(`The spec has no operation ${name}.`);
-    const { method, path, operation, pathItem } = found;
-    const parameters = pathParameters(document, pathItem, operation);
-    const requestBody = followed(document, operation.requestBody) as {
-      content?: Record<string, { schema?: unknown }>;
-    };
-    const bodySchema = requestBody.content?.['application/json']?.schema;
+    const found = operationById(document, name);
+    const { method, path, operation } = found;
+    const parameters = pathParameters(document, found);
+    const bodySchema = contentOf(document, operation.requestBody)['application/json']?.schema;
     if (bodySchema === undefined) throw new Error(`${name} has no JSON request body.`);
     const body = toJsonSchema(document, bodySchema);
     const answers = successAnswers(document, operation);
@@ -118,32 +121,16 @@ export function deriveOperationTools(document: OpenApiDocument): OperationTool[]
   });
 }
 
-function findOperation(document: OpenApiDocument, operationId: string) {
-  for (const [path, pathItem] of Object.entries(document.paths)) {
-    for (const method of methods) {
-      const operation = pathItem[method] as Schema | undefined;
-      if (operation?.operationId === operationId) return { method, path, operation, pathItem };
-    }
-  }
-  return undefined;
-}
-
 /** The path parameters of the operation (its path item's and its own), each with its schema. */
 function pathParameters(
   document: OpenApiDocument,
-  pathItem: Record<string, unknown>,
-  operation: Schema,
+  operation: SpecOperation,
 ): Record<string, Schema> {
   const parameters: Record<string, Schema> = {};
-  const listed = [pathItem.parameters, operation.parameters].flatMap((list) =>
-    Array.isArray(list) ? list : [],
-  );
-  for (const listedParameter of listed) {
-    const parameter = followed(document, listedParameter);
+  for (const parameter of parametersOf(document, operation)) {
     if (parameter.in !== 'path' || typeof parameter.name !== 'string') continue;
-    const schema = toJsonSchema(document, parameter.schema ?? {});
     parameters[parameter.name] = {
-      ...schema,
+      ...toJsonSchema(document, parameter.schema ?? {}),
       ...(typeof parameter.description === 'string' && { description: parameter.description }),
     };
   }
@@ -207,11 +194,11 @@ function alternativesInWords(branches: Schema[], exactlyOne: boolean): string {
 }
 
 /** Each `2xx` status of the operation with its response's description. */
-function successAnswers(document: OpenApiDocument, operation: Schema): Record<number, string> {
+function successAnswers(document: OpenApiDocument, operation: JsonObject): Record<number, string> {
   const answers: Record<number, string> = {};
   for (const [status, response] of Object.entries((operation.responses ?? {}) as Schema)) {
     if (!/^2\d\d$/.test(status)) continue;
-    answers[Number(status)] = String(followed(document, response).description ?? '');
+    answers[Number(status)] = String(dereference<Schema>(document, response).description ?? '');
   }
   if (Object.keys(answers).length === 0) throw new Error('An operation without a 2xx answer.');
   return answers;
@@ -308,14 +295,6 @@ function orNull(schema: Schema): Schema {
     ...(description !== undefined && { description }),
     anyOf: [rest, { type: 'null' }],
   };
-}
-
-/**
- * An object of the document that may be a Reference Object (a parameter, a request body, a
- * response), followed: {@link toJsonSchema} follows a `$ref` at the root and copies the rest.
- */
-function followed(document: OpenApiDocument, value: unknown): Schema {
-  return toJsonSchema(document, value ?? {});
 }
 
 /**

@@ -6,10 +6,10 @@
 import {
   type OpenApiDocument,
   openapiDocument,
-  toJsonSchema,
   type UserCreated,
   type UserUpdated,
 } from '@institution-api/types';
+import { toJsonSchema } from '@institution-api/types/spec';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describe, expect, it } from 'vitest';
 import { deriveOperationTools } from '../../../src/cli/mcp/tool-definitions.js';
@@ -112,35 +112,60 @@ describe('the tools derived from the bundled spec', () => {
   });
 });
 
-describe('a field added to the spec', () => {
-  /** The bundled spec with `preferredName` in UserInput and both answers, as a designer adds it. */
-  function withField(document: OpenApiDocument): OpenApiDocument {
+describe('fields added to the spec', () => {
+  const field = {
+    description: 'The name the customer likes to be called by, or null.',
+    type: ['string', 'null'],
+    maxLength: 100,
+  };
+  const accountField = {
+    description: "The code of the bank's branch that holds the account, or null.",
+    type: ['string', 'null'],
+    maxLength: 20,
+  };
+
+  /**
+   * The bundled spec as a designer changes it: `preferredName` in UserInput and both answers,
+   * `branchCode` of BANK accounts in UserInput, its variants (null but in BANK's) and both
+   * account objects (`branch_code` in the snake_case one), every answer key required.
+   */
+  function withFields(document: OpenApiDocument): OpenApiDocument {
     const copy = structuredClone(document);
-    const field = {
-      description: 'The name the customer likes to be called by, or null.',
-      type: ['string', 'null'],
-      maxLength: 100,
-    };
-    const copySchemas = copy.components.schemas as Record<
+    const named = copy.components.schemas as Record<
       string,
       { properties: Schema; required?: string[] }
     >;
-    for (const name of ['UserInput', 'UserCreated', 'UserUpdated']) {
-      const schema = copySchemas[name];
-      if (!schema) throw new Error(`no ${name}`);
-      schema.properties.preferredName = field;
-      if (name !== 'UserInput') schema.required = [...(schema.required ?? []), 'preferredName'];
-    }
+    const add = (schema: string, key: string, value: Schema, required = false) => {
+      const at = named[schema];
+      if (!at) throw new Error(`no ${schema}`);
+      at.properties[key] = value;
+      if (required) at.required = [...(at.required ?? []), key];
+    };
+    add('UserInput', 'preferredName', field);
+    add('UserCreated', 'preferredName', field, true);
+    add('UserUpdated', 'preferredName', field, true);
+    add('UserInput', 'branchCode', accountField);
+    add('BankAccountDetails', 'branchCode', accountField);
+    add('MomoAccountDetails', 'branchCode', { type: 'null' });
+    add('NoAccountDetails', 'branchCode', { type: 'null' });
+    add('AccountCreated', 'branch_code', accountField, true);
+    add('AccountUpdated', 'branchCode', accountField, true);
     return copy;
   }
 
-  it('appears in both tools and in the user they answer, with no code change', () => {
-    const changed = deriveOperationTools(withField(openapiDocument));
+  it('appear in both tools and in the user they answer, with no code change', () => {
+    const changed = deriveOperationTools(withFields(openapiDocument));
     for (const { tool } of changed) {
-      expect(tool.inputSchema.properties?.preferredName).toMatchObject({ maxLength: 100 });
+      const input = tool.inputSchema.properties as Record<string, Schema>;
+      expect(input.preferredName).toMatchObject({ maxLength: 100 });
+      expect(input.branchCode).toMatchObject({ maxLength: 20 });
       const user = (tool.outputSchema.properties as Record<string, Schema>).user as Schema;
-      expect((user.properties as Schema).preferredName).toMatchObject({ maxLength: 100 });
+      const keys = user.properties as Record<string, Schema>;
+      expect(keys.preferredName).toMatchObject({ maxLength: 100 });
       expect(user.required).toContain('preferredName');
+      const account = ((keys.account as Schema).anyOf as Schema[])[0] as Schema;
+      expect((account.properties as Schema).branchCode).toMatchObject({ maxLength: 20 });
+      expect(account.required).toContain('branchCode');
     }
   });
 });
