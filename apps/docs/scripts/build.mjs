@@ -11,12 +11,17 @@
  * - `dist/institution-api.postman_collection.json`, the Postman collection the spec's build makes
  *   from the bundle, linked from the page's header;
  * - `dist/changelog.html`, the contract's changes in words, per version and not yet released, from
- *   the breaking-change gate's comparison (see `lib/changelog-page.mjs`), linked from the header.
+ *   the breaking-change gate's comparison (see `lib/changelog-page.mjs`), linked from the header;
+ * - `dist/llms.txt` and `dist/llms/*.md`, the docs for agents: an index (llmstxt.org) and a
+ *   Markdown page per operation and for signing, generated from the spec (see
+ *   `lib/agent-pages.mjs`).
  *
  * @module
  */
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { agentPages } from './lib/agent-pages.mjs';
 import { parseApiOrigins } from './lib/api-origins.mjs';
 import { changelogData, changelogPage } from './lib/changelog-page.mjs';
 import { findExternalFetches } from './lib/offline.mjs';
@@ -34,7 +39,8 @@ await copyFile(spec.yaml, `${dist}openapi.yaml`);
 await copyFile(spec.json, `${dist}openapi.json`);
 await copyFile(spec.postman, `${dist}institution-api.postman_collection.json`);
 
-const { info } = JSON.parse(await readFile(spec.json, 'utf8'));
+const document = JSON.parse(await readFile(spec.json, 'utf8'));
+const { info } = document;
 const page = await renderPage({
   spec: `${dist}openapi.yaml`,
   specJson: `${dist}openapi.json`,
@@ -55,9 +61,16 @@ if (fetches.length > 0) {
 await writeFile(`${dist}changelog.html`, changelog);
 const changelogMs = Math.round(performance.now() - changelogStarted);
 
+const pages = agentPages(document);
+for (const [path, text] of pages) {
+  await mkdir(dirname(`${dist}${path}`), { recursive: true });
+  await writeFile(`${dist}${path}`, text);
+}
+
 console.log(
   `docs: dist/index.html ${page.bytes} bytes, self-contained; its console ${page.console.bytes} ` +
     `bytes, ${page.console.gzipBytes} gzipped` +
     `${apiOrigins.length > 0 ? `, may call ${apiOrigins.join(', ')}` : ''} ` +
-    `(redocly build-docs ${Math.round(page.redoclyMs)} ms, changelog ${changelogMs} ms, total ${Math.round(performance.now() - started)} ms)`,
+    `(redocly build-docs ${Math.round(page.redoclyMs)} ms, changelog ${changelogMs} ms, total ${Math.round(performance.now() - started)} ms); ` +
+    `for agents: ${[...pages.keys()].join(', ')}`,
 );

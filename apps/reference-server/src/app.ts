@@ -14,6 +14,8 @@ import { health } from './http/health.js';
 import { parseJsonBody } from './http/json-body.js';
 import { claimNonceBeforeError, claimNonceNow } from './http/nonce-claims.js';
 import {
+  agentPage,
+  agentPagesFolder,
   defaultDocsPage,
   docsFile,
   docsPage,
@@ -139,6 +141,10 @@ export function createApp(deps: AppDependencies): Express {
       .get(compressed, docsFile(docsSibling(page, name as keyof typeof docsSiblings), type, what))
       .all(methodNotAllowed(['GET', 'HEAD']));
   }
+  unauthenticated
+    .route(`/${agentPagesFolder}/:name`)
+    .get(compressed, agentPage(page))
+    .all(methodNotAllowed(['GET', 'HEAD']));
 
   const claimNonce: Storage['claimNonce'] = (claim) => deps.storage.claimNonce(claim);
   const authenticatedOperation = [

@@ -53,12 +53,39 @@ export function docsPage(file: string | undefined): RequestHandler {
  * The files the docs publish beside their page, served at the root as `/openapi.yaml` is: the
  * page at `/docs` links them relatively (`changelog.html`), as it does on disk. The changelog
  * holds the contract's changes per version (spec: Assumptions, "Changelog"); the Postman
- * collection is built from the spec and signs its own requests.
+ * collection is built from the spec and signs its own requests; `llms.txt` is the index of the
+ * docs for agents (llmstxt.org), which links the pages of {@link agentPage}.
  */
 export const docsSiblings = {
   'changelog.html': { type: 'html', what: 'The changelog page' },
   'institution-api.postman_collection.json': { type: 'json', what: 'The Postman collection' },
+  'llms.txt': { type: 'txt', what: 'The index for agents (llms.txt)' },
 } as const;
+
+/**
+ * The folder of the docs' Markdown pages for agents, beside the page, which `llms.txt` links
+ * relatively (`llms/createUser.md`): one per operation of the spec and the signing guide, so
+ * its files are served by name rather than listed here.
+ */
+export const agentPagesFolder = 'llms';
+
+/** A page's file name in {@link agentPagesFolder}: nothing that could leave the folder. */
+const agentPageName = /^[A-Za-z0-9][A-Za-z0-9_-]*\.md$/;
+
+/**
+ * `GET /llms/:name`: a Markdown page of the docs for agents, `text/markdown; charset=utf-8`; a
+ * name that is no page's is an unknown path (`404`).
+ */
+export function agentPage(page: string | undefined): RequestHandler {
+  return (req, res, next) => {
+    const name = String(req.params.name ?? '');
+    // Not such a page: on to the 404 of an unknown path (not the 405 of this route's others).
+    if (page === undefined || !agentPageName.test(name)) return next('route');
+    const file = join(dirname(page), agentPagesFolder, name);
+    if (!existsSync(file)) return next('route');
+    res.type('md').sendFile(file, (error) => error && next(error));
+  };
+}
 
 /** Where `name` is when the docs page is `page`: beside it. */
 export function docsSibling(page: string | undefined, name: keyof typeof docsSiblings) {

@@ -1,8 +1,9 @@
 /**
  * What the server publishes beside the API (http/published-files.ts): every file is sent
- * compressed to a client that accepts it, and no other site may frame the docs' pages.
+ * compressed to a client that accepts it, the docs for agents as text, and no other site may
+ * frame the docs' pages.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { type IncomingHttpHeaders, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,12 +18,17 @@ let docsDir: string;
 const page = `<!doctype html><title>docs</title>${'<p>Ghana Card number</p>\n'.repeat(4000)}`;
 const changelog = `<!doctype html><title>Changelog</title>${'<li>header Prefer: added</li>\n'.repeat(200)}`;
 const collection = JSON.stringify({ item: Array(200).fill({ name: 'Create a user' }) });
+const llms = `# Institution API\n\n> For agents.\n\n## Operations\n\n${'- [Create a user](llms/createUser.md): POST\n'.repeat(100)}`;
+const agentPage = `# Create a user\n\n${'| `email` | string | yes |\n'.repeat(300)}`;
 
 beforeAll(async () => {
   docsDir = await mkdtemp(join(tmpdir(), 'reference-server-published-'));
   await writeFile(join(docsDir, 'index.html'), page);
   await writeFile(join(docsDir, 'changelog.html'), changelog);
   await writeFile(join(docsDir, 'institution-api.postman_collection.json'), collection);
+  await writeFile(join(docsDir, 'llms.txt'), llms);
+  await mkdir(join(docsDir, 'llms'));
+  await writeFile(join(docsDir, 'llms', 'createUser.md'), agentPage);
   server = await startTestServer({ docsPage: join(docsDir, 'index.html') });
 });
 afterAll(async () => {
@@ -53,6 +59,8 @@ const published: [path: string, bytes: () => Promise<Buffer | string>][] = [
   ['/docs', async () => page],
   ['/changelog.html', async () => changelog],
   ['/institution-api.postman_collection.json', async () => collection],
+  ['/llms.txt', async () => llms],
+  ['/llms/createUser.md', async () => agentPage],
   ['/openapi.yaml', () => readFile(specFiles.yaml)],
   ['/openapi.json', () => readFile(specFiles.json)],
 ];
@@ -102,4 +110,32 @@ describe("no other site may frame the docs' pages", () => {
       expect(answer.headers['x-frame-options']).toBe('DENY');
     },
   );
+});
+
+describe('the docs for agents', () => {
+  test.each([
+    ['/llms.txt', 'text/plain; charset=utf-8'],
+    ['/llms/createUser.md', 'text/markdown; charset=utf-8'],
+  ])('GET %s: %s', async (path, type) => {
+    const answer = await get(path);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe(type);
+  });
+
+  test.each([
+    '/llms/nothing.md',
+    '/llms/createUser.txt',
+    '/llms/..%2Findex.html',
+    '/llms/%2E%2E%2Fllms.txt',
+    '/llms/',
+  ])('GET %s: the 404 of an unknown path', async (path) => {
+    const answer = await get(path);
+    expect(answer.status).toBe(404);
+    expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+
+  test('POST /llms/createUser.md: 405', async () => {
+    const answer = await server.send('POST', '/llms/createUser.md', { body: {} });
+    expect(answer.status).toBe(405);
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * What the `institution-api` commands (`sign`, `create`, `update`, `import`, `sign-proxy`) read
+ * What the `institution-api` commands (`sign`, `create`, `update`, `import`, `sign-proxy`, `mcp`) read
  * alike from their command line and environment: a flag that takes one of a few values (the
  * signature's `--algorithm` and `--encoding`), `--no-message-signatures`, a URL, the keys from
  * the environment, and the one error a wrong command line raises. Each command catches {@link UsageError} itself, so that its hint
@@ -88,4 +88,23 @@ export function checkedApiUrl(url: string): string {
     }
   }
   return url;
+}
+
+/** `--port`: an integer from 0 to 65535, 0 (any free port) when not given. */
+export function portFlag(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) {
+    throw new UsageError(`--port must be an integer from 0 to 65535, not "${value}"`);
+  }
+  return port;
+}
+
+/** `parse(value)` for a flag's value, its error a {@link UsageError}. */
+export function flagValue<T>(parse: (value: string) => T, value: string): T {
+  try {
+    return parse(value);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }

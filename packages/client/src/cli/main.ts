@@ -30,6 +30,7 @@ import {
 import { runImport } from './import/run-import.js';
 import { ownsProcess, runImportInWorker } from './import/worker.js';
 import { parseJsonFile } from './json-file.js';
+import { mcp } from './mcp/mcp-command.js';
 import { signProxy } from './sign-proxy-command.js';
 
 export {
@@ -50,6 +51,8 @@ export const USAGE = `Usage:
   institution-api import <file.csv|.ndjson> register every row of a file, resumably
                                             (institution-api import --help for its options)
   institution-api sign-proxy [--port N]     sign and forward any HTTP tool's requests (sign-proxy --help)
+  institution-api mcp [--http]              the operations as tools of an MCP server, for AI agents,
+                                            signed inside (mcp --help)
 
 Options:
 ${SIGNING_HELP}
@@ -90,6 +93,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     return ownsProcess(io) ? runImportInWorker(rest) : runImport(rest, io);
   }
   if (args[0] === 'sign-proxy') return signProxy(args.slice(1), io);
+  if (args[0] === 'mcp') return mcp(args.slice(1), io);
   const { values, positionals } = parse(args);
   if (values.help) {
     io.stdout(USAGE);
@@ -101,7 +105,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const expected = { sign: 1, create: 1, update: 2 }[command ?? ''];
   if (expected === undefined) {
     const what = command === undefined ? 'no command given' : `unknown command '${command}'`;
-    throw new UsageError(`${what}: expected sign, create, update, import or sign-proxy`, true);
+    throw new UsageError(`${what}: expected sign, create, update, import, sign-proxy or mcp`, true);
   }
   if (operands.length !== expected) {
     throw new UsageError(

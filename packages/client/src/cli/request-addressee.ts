@@ -1,6 +1,6 @@
 /**
- * Is this request addressed to me? The check of a local listener of the CLI (`sign-proxy`; any
- * other that acts with the institution's keys) that answers only requests sent to it by name:
+ * Is this request addressed to me? The check of the CLI's local listeners that act with the
+ * institution's keys (`sign-proxy`, `mcp --http`), which answer only requests sent to them by name:
  *
  * - its authority (the request target's in absolute-form, which RFC 9112 section 3.2.2 says wins
  *   over `Host`; the `Host` header otherwise) must be one of its own: `127.0.0.1:PORT`,
@@ -54,6 +54,16 @@ export interface AddresseeRefusal {
  * as sent, never normalized), or why it is not addressed to the listener.
  */
 export type Addressed = { target: string; refusal?: never } | { refusal: AddresseeRefusal };
+
+/**
+ * Whether `host` (a listener's `--host`) is a loopback address, which only this machine reaches:
+ * `localhost`, `127.0.0.0/8`, `::1`.
+ */
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
 
 /** An authority as RFC 3986 writes one for a host name, an IPv4 or a bracketed IPv6 address. */
 const authorityPattern =

@@ -8,19 +8,20 @@
  *
  * @module
  */
-import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { stopRequested } from '@institution-api/types/server-stop';
 import { createRequestSigning } from '../signing-middleware.js';
 import { type CliIo, DEFAULT_API_URL, EXIT, SIGNING_HELP } from './cli-io.js';
 import {
+  flagValue,
   httpUrl,
   messageSignaturesFlag,
+  portFlag,
   requiredEnv,
   signatureFlags,
   UsageError,
 } from './command-line.js';
-import { parseAllowedHost, parseAllowedOrigin } from './request-addressee.js';
+import { isLoopback, parseAllowedHost, parseAllowedOrigin } from './request-addressee.js';
 import { startSigningProxy } from './sign-proxy-server.js';
 
 /** What `sign-proxy` needs beyond the other commands' outside world. */
@@ -92,13 +93,15 @@ async function run(args: string[], io: SignProxyIo): Promise<number> {
     return EXIT.ok;
   }
   const signature = signatureFlags(values);
-  const port = portOf(values.port);
+  const port = portFlag(values.port);
   const host = values.host ?? '127.0.0.1';
   const target = targetOf(values.target ?? (io.env.INSTITUTION_API_URL || DEFAULT_API_URL));
   const messageSignatures = messageSignaturesFlag(values);
-  const allowHosts = (values['allow-host'] ?? []).map((value) => usage(parseAllowedHost, value));
+  const allowHosts = (values['allow-host'] ?? []).map((value) =>
+    flagValue(parseAllowedHost, value),
+  );
   const allowOrigins = (values['allow-origin'] ?? []).map((value) =>
-    usage(parseAllowedOrigin, value),
+    flagValue(parseAllowedOrigin, value),
   );
   const signing = createRequestSigning({
     publicKey: requiredEnv(io.env, 'INSTITUTION_PUBLIC_KEY'),
@@ -162,31 +165,7 @@ function parse(args: string[]) {
   }
 }
 
-/** `parse(value)`, its error a {@link UsageError}. */
-function usage<T>(parse: (value: string) => T, value: string): T {
-  try {
-    return parse(value);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
-function portOf(value: string | undefined): number {
-  if (value === undefined) return 0;
-  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(port >= 0 && port <= 65535)) {
-    throw new UsageError(`--port must be an integer from 0 to 65535, not "${value}"`);
-  }
-  return port;
-}
-
 /** The service's address, http or https; its credentials, if any, are never echoed. */
 function targetOf(value: string): URL {
   return httpUrl('--target (or INSTITUTION_API_URL)', value);
-}
-
-function isLoopback(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
 }

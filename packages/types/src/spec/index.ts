@@ -8,6 +8,7 @@
  * - **walking a schema**: {@link resolveSchema}, {@link propertiesOf}, {@link requiredOf},
  *   {@link branchesOf}, {@link walkSchema};
  * - **the types a schema admits**: {@link schemaTypes};
+ * - **a schema without its document**: {@link toJsonSchema} (self-contained JSON Schema);
  * - **operations and their examples**: {@link operationsOf}, {@link operationById},
  *   {@link parametersOf}, {@link requestExamples}, {@link responseExamples},
  *   {@link mediaExamples}, {@link contentOf}.
@@ -21,6 +22,7 @@ export {
   requestExamples,
   responseExamples,
 } from './examples.js';
+export { toJsonSchema } from './json-schema.js';
 export {
   componentName,
   dereference,
