@@ -1,8 +1,8 @@
 /**
  * The two tiers of every workspace's tests, as vitest projects: `fast` (what `npm test` runs:
- * pure and in-process tests, and processes of this repository's own programs) and `system`
- * (`npm run test:system`: files named `*.system.test.*`, which need a browser, another language,
- * an npm install, PostgreSQL or another program of the machine). A workspace's `test` script runs
+ * pure and in-process tests) and `system` (`npm run test:system`: files named `*.system.test.*`,
+ * which need a browser, another language, an npm install, PostgreSQL, another program of the
+ * machine, or start a built program of this repository as a process). A workspace's `test` script runs
  * `vitest run --project fast`, its `test:system` script `vitest run --project system`; see
  * CONTRIBUTING.md for which tier a test belongs to.
  */
