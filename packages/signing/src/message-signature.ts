@@ -489,6 +489,38 @@ export function locateMessageSignature(
   return { status: 'invalid', reason: 'no-signature-for-key' };
 }
 
+/** What a request's message signature for one key says, before any rule is checked. */
+export interface MessageSignatureDescription {
+  /** Its label in `Signature-Input` and `Signature`. */
+  label: string;
+  /** The covered components as `Signature-Input` writes them (`"@method"`, `"content-digest"`). */
+  components: string[];
+  /** Its parameters (`created`, `expires`, `nonce`, `keyid`, `alg`…), as sent. */
+  parameters: Record<string, string | number | boolean>;
+}
+
+/**
+ * The message signature a request carries for `keyId`, as its `Signature-Input` says it, for a
+ * person or a tool to show (the CLI's `doctor`); undefined when there is none for the key or the
+ * fields cannot be read. Says nothing of its validity: verify it.
+ */
+export function describeMessageSignature(
+  message: Pick<ReceivedMessage, 'header'>,
+  keyId: string,
+): MessageSignatureDescription | undefined {
+  const located = locateMessageSignature(message, keyId);
+  if (located.status !== 'found') return undefined;
+  const parameters: Record<string, string | number | boolean> = {};
+  for (const [name, value] of located.innerList[1]) {
+    parameters[name] = typeof value === 'object' ? String(value) : value;
+  }
+  return {
+    label: located.label,
+    components: located.innerList[0].map((item) => serializeItem(item)),
+    parameters,
+  };
+}
+
 /**
  * Reads the signature a request carries for `keyId` and checks every rule that needs no key:
  * the covered components (`@method`, `@path` or `@target-uri`, and `content-digest` when there

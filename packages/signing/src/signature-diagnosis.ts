@@ -99,6 +99,12 @@ export interface DiagnoseSignatureOptions {
   messageSignatureRequired?: boolean | undefined;
   /** Whether the message signature's nonce was used with this key pair before (the caller's store knows). */
   nonceReused?: boolean | undefined;
+  /**
+   * One signature only, whatever the other: `authorization` or `message-signature` (a tool that
+   * reports on both, as the CLI's `doctor`). Both by default, as a verifier checks them: the
+   * first that fails.
+   */
+  only?: 'authorization' | 'message-signature' | undefined;
 }
 
 const utf8 = new TextEncoder();
@@ -124,6 +130,7 @@ export async function diagnoseSignature(
   options: DiagnoseSignatureOptions,
 ): Promise<SignatureDiagnosis | undefined> {
   const body = await bodyFingerprint(message.body);
+  if (options.only === 'message-signature') return diagnoseMessageSignature(message, body, options);
   const header = message.header('authorization') ?? '';
   const resolved = resolveOptions(options.signature);
   const presented = parseAuthorization(header, resolved);
@@ -138,6 +145,7 @@ export async function diagnoseSignature(
   if (!(await verify(message.body, presented.signature, options.secretKey, resolved))) {
     return diagnoseAuthorization(message.body, body, presented.signature, options);
   }
+  if (options.only === 'authorization') return undefined;
   return diagnoseMessageSignature(message, body, options);
 }
 
@@ -232,12 +240,14 @@ function misusedKeys(publicKey: string, secretKey: string): [MisusedKey, Uint8Ar
   return keys;
 }
 
-/** The bytes of standard or URL-safe base64, padded or not; undefined when it is neither. */
+/**
+ * The bytes of standard or URL-safe base64, padded or not, as a lenient decoder (Node's `Buffer`)
+ * reads them: a last character that completes no byte is dropped. Undefined when it is neither.
+ */
 function base64Bytes(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text) || text.replace(/=+$/, '').length % 4 === 1) {
-    return undefined;
-  }
-  const standard = text.replace(/=+$/, '').replaceAll('-', '+').replaceAll('_', '/');
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) return undefined;
+  let standard = text.replace(/=+$/, '').replaceAll('-', '+').replaceAll('_', '/');
+  if (standard.length % 4 === 1) standard = standard.slice(0, -1);
   try {
     const binary = atob(standard.padEnd(Math.ceil(standard.length / 4) * 4, '='));
     return Uint8Array.from(binary, (c) => c.charCodeAt(0));

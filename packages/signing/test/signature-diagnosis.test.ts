@@ -358,6 +358,28 @@ describe('diagnoseSignature: the message signature', () => {
   });
 });
 
+describe('diagnoseSignature: one signature only', () => {
+  const headers = {
+    ...signed(PRETTY, { created: NOW - 3600 }),
+    authorization: `${PUBLIC}:${hmac(SECRET, COMPACT)}`,
+  };
+  it.each([
+    [undefined, 'body-bytes-differ'],
+    ['authorization', 'body-bytes-differ'],
+    ['message-signature', 'signature-base-differs'],
+  ] as const)('only %s: %s', async (only, cause) => {
+    const diagnosis = await diagnoseSignature(request(PRETTY, headers), options({ only }));
+    expect(diagnosis?.cause).toBe(cause);
+  });
+
+  it('only authorization: none when it holds, whatever the message signature', async () => {
+    const stale = signed(PRETTY, { created: NOW - 3600 });
+    expect(
+      await diagnoseSignature(request(PRETTY, stale), options({ only: 'authorization' })),
+    ).toBeUndefined();
+  });
+});
+
 describe('what a diagnosis never holds', () => {
   it('no secret key, no signature computed with it, whatever the mistake', async () => {
     const headersOf: Record<string, string>[] = [

@@ -27,6 +27,7 @@ import {
   signatureFlags,
   UsageError,
 } from './command-line.js';
+import { doctor } from './doctor/doctor-command.js';
 import { runImport } from './import/run-import.js';
 import { ownsProcess, runImportInWorker } from './import/worker.js';
 import { parseJsonFile } from './json-file.js';
@@ -50,6 +51,7 @@ export const USAGE = `Usage:
   institution-api import <file.csv|.ndjson> register every row of a file, resumably
                                             (institution-api import --help for its options)
   institution-api sign-proxy [--port N]     sign and forward any HTTP tool's requests (sign-proxy --help)
+  institution-api doctor <file|->           why a captured request's signature fails (doctor --help)
 
 Options:
 ${SIGNING_HELP}
@@ -90,6 +92,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     return ownsProcess(io) ? runImportInWorker(rest) : runImport(rest, io);
   }
   if (args[0] === 'sign-proxy') return signProxy(args.slice(1), io);
+  if (args[0] === 'doctor') return doctor(args.slice(1), io);
   const { values, positionals } = parse(args);
   if (values.help) {
     io.stdout(USAGE);
@@ -101,7 +104,10 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const expected = { sign: 1, create: 1, update: 2 }[command ?? ''];
   if (expected === undefined) {
     const what = command === undefined ? 'no command given' : `unknown command '${command}'`;
-    throw new UsageError(`${what}: expected sign, create, update, import or sign-proxy`, true);
+    throw new UsageError(
+      `${what}: expected sign, create, update, import, sign-proxy or doctor`,
+      true,
+    );
   }
   if (operands.length !== expected) {
     throw new UsageError(
