@@ -61,6 +61,11 @@ export interface AppDependencies {
   /** SANDBOX_PREFER: `Prefer: code=NNN` forces a documented answer (http/sandbox-prefer.ts); off when absent. */
   sandboxPrefer?: boolean;
   /**
+   * SANDBOX_DIAGNOSIS: a `401` for a known key whose signature does not verify says why
+   * (http/signature-diagnosis.ts); off when absent, every refusal the one uniform `401`.
+   */
+  sandboxDiagnosis?: boolean;
+  /**
    * PUBLIC_ORIGIN: the origin clients call this server at; a message signature's `@scheme` and
    * `@authority` are its own (http/request-target.ts). Absent: an absolute-form target's, else
    * the `Host` header's.
@@ -152,6 +157,7 @@ export function createApp(deps: AppDependencies): Express {
     authenticate(cachedCredentials(deps.storage), {
       ...(deps.signature ? { signature: deps.signature } : {}),
       ...(deps.now ? { now: deps.now } : {}),
+      diagnose: deps.sandboxDiagnosis === true,
       ...(deps.messageSignatureMaxAgeSeconds === undefined
         ? {}
         : { messageSignatureMaxAgeSeconds: deps.messageSignatureMaxAgeSeconds }),

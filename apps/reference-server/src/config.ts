@@ -82,6 +82,13 @@ export interface Config {
    */
   sandboxPrefer: boolean;
   /**
+   * SANDBOX_DIAGNOSIS (`1` or `0`): whether a `401` for a known key whose signature does not verify
+   * says why, in `diagnosis` (spec: "Assumptions", "Sandbox: why a signature failed";
+   * http/signature-diagnosis.ts). Unset: on, except with NODE_ENV=production, where every refusal
+   * is the one uniform `401`.
+   */
+  sandboxDiagnosis: boolean;
+  /**
    * Whether a start on a database with no institution creates the demo institution and prints its
    * key pair (spec Assumptions, "Credentials"): under `npm start`, not with NODE_ENV=production
    * (the production image), which has no default credentials: its key pairs are issued with the
@@ -189,6 +196,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: check(() => parseMetricsPort(read('METRICS_PORT'), read('PORT')), undefined),
     sandboxPrefer: check(() => {
       const value = oneOf('SANDBOX_PREFER', read('SANDBOX_PREFER'), ['1', '0'], 'unset' as const);
+      return value === 'unset' ? read('NODE_ENV') !== 'production' : value === '1';
+    }, false),
+    sandboxDiagnosis: check(() => {
+      const value = oneOf(
+        'SANDBOX_DIAGNOSIS',
+        read('SANDBOX_DIAGNOSIS'),
+        ['1', '0'],
+        'unset' as const,
+      );
       return value === 'unset' ? read('NODE_ENV') !== 'production' : value === '1';
     }, false),
     demoInstitution: read('NODE_ENV') !== 'production',

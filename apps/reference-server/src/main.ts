@@ -106,6 +106,7 @@ async function serve(
       rateLimitPerMinute: config.rateLimitPerMinute,
       corsAllowOrigins: config.corsAllowOrigins,
       sandboxPrefer: config.sandboxPrefer,
+      sandboxDiagnosis: config.sandboxDiagnosis,
       outageLog: outage,
       metrics,
       ...(config.publicOrigin === undefined ? {} : { publicOrigin: config.publicOrigin }),

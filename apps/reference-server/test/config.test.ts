@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       publicOrigin: undefined,
       metricsPort: undefined,
       sandboxPrefer: true,
+      sandboxDiagnosis: true,
       demoInstitution: true,
       encryptionKeys: {},
     });
@@ -34,6 +35,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ SANDBOX_PREFER: '0' }).sandboxPrefer).toBe(false);
     expect(() => loadConfig({ SANDBOX_PREFER: 'yes' })).toThrow(
       'Invalid configuration: SANDBOX_PREFER must be one of 1, 0, not "yes".',
+    );
+  });
+
+  test('SANDBOX_DIAGNOSIS: on unless NODE_ENV=production, where SANDBOX_DIAGNOSIS=1 turns it on', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).sandboxDiagnosis).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).sandboxDiagnosis).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SANDBOX_DIAGNOSIS: '1' }).sandboxDiagnosis).toBe(
+      true,
+    );
+    expect(loadConfig({ SANDBOX_DIAGNOSIS: '0' }).sandboxDiagnosis).toBe(false);
+    expect(() => loadConfig({ SANDBOX_DIAGNOSIS: 'on' })).toThrow(
+      'Invalid configuration: SANDBOX_DIAGNOSIS must be one of 1, 0, not "on".',
     );
   });
 
@@ -75,6 +88,7 @@ describe('loadConfig', () => {
       publicOrigin: 'https://api.example.com',
       metricsPort: 9464,
       sandboxPrefer: true,
+      sandboxDiagnosis: true,
       demoInstitution: true,
       encryptionKeys: {
         current: {

@@ -12,4 +12,14 @@
 
 export { signMessage, verifyMessageSignature } from './message-signature-web.js';
 export * from './runtime-independent.js';
+export {
+  type BodyFingerprint,
+  bodyFingerprint,
+  type DiagnosedComponent,
+  type DiagnoseSignatureOptions,
+  diagnoseSignature,
+  type MisusedKey,
+  type SignatureDiagnosis,
+  type SignatureDiagnosisCause,
+} from './signature-diagnosis.js';
 export { sign, signBody, signQuery, verify } from './web-crypto.js';

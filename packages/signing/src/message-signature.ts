@@ -442,6 +442,85 @@ export function finishMessageSignature(
   return headers;
 }
 
+/** A request's signature for one key, as its fields say it, before any rule is checked. */
+export interface LocatedMessageSignature {
+  status: 'found';
+  /** Its member's key in `Signature-Input` and `Signature`. */
+  label: string;
+  /** Its member of `Signature-Input`: the covered components and the parameters. */
+  innerList: InnerList;
+  /** Its member of `Signature`: the presented MAC. */
+  presented: ArrayBuffer;
+}
+
+/**
+ * Finds the signature a request carries for `keyId` (RFC 9421 §3.2: other parties, a gateway
+ * say, may add signatures of their own, under any label): `absent` when the request has neither
+ * field, `malformed` when one is missing or is not a dictionary, or when its MAC is not a byte
+ * sequence, `no-signature-for-key` when no member's `keyid` is the key.
+ */
+export function locateMessageSignature(
+  message: Pick<ReceivedMessage, 'header'>,
+  keyId: string,
+):
+  | { status: 'absent' }
+  | { status: 'invalid'; reason: 'malformed' | 'no-signature-for-key' }
+  | LocatedMessageSignature {
+  const inputField = message.header('signature-input');
+  const signatureField = message.header('signature');
+  if (inputField === undefined && signatureField === undefined) return { status: 'absent' };
+  const malformed = { status: 'invalid' as const, reason: 'malformed' as const };
+  if (inputField === undefined || signatureField === undefined) return malformed;
+  let inputs: ReturnType<typeof parseDictionary>;
+  let signatures: ReturnType<typeof parseDictionary>;
+  try {
+    inputs = parseDictionary(inputField);
+    signatures = parseDictionary(signatureField);
+  } catch {
+    return malformed;
+  }
+  for (const [label, member] of inputs) {
+    if (Array.isArray(member[0]) && member[1].get('keyid') === keyId) {
+      const presented = signatures.get(label)?.[0];
+      if (!(presented instanceof ArrayBuffer)) return malformed;
+      return { status: 'found', label, innerList: member as InnerList, presented };
+    }
+  }
+  return { status: 'invalid', reason: 'no-signature-for-key' };
+}
+
+/** What a request's message signature for one key says, before any rule is checked. */
+export interface MessageSignatureDescription {
+  /** Its label in `Signature-Input` and `Signature`. */
+  label: string;
+  /** The covered components as `Signature-Input` writes them (`"@method"`, `"content-digest"`). */
+  components: string[];
+  /** Its parameters (`created`, `expires`, `nonce`, `keyid`, `alg`…), as sent. */
+  parameters: Record<string, string | number | boolean>;
+}
+
+/**
+ * The message signature a request carries for `keyId`, as its `Signature-Input` says it, for a
+ * person or a tool to show (the CLI's `doctor`); undefined when there is none for the key or the
+ * fields cannot be read. Says nothing of its validity: verify it.
+ */
+export function describeMessageSignature(
+  message: Pick<ReceivedMessage, 'header'>,
+  keyId: string,
+): MessageSignatureDescription | undefined {
+  const located = locateMessageSignature(message, keyId);
+  if (located.status !== 'found') return undefined;
+  const parameters: Record<string, string | number | boolean> = {};
+  for (const [name, value] of located.innerList[1]) {
+    parameters[name] = typeof value === 'object' ? String(value) : value;
+  }
+  return {
+    label: located.label,
+    components: located.innerList[0].map((item) => serializeItem(item)),
+    parameters,
+  };
+}
+
 /**
  * Reads the signature a request carries for `keyId` and checks every rule that needs no key:
  * the covered components (`@method`, `@path` or `@target-uri`, and `content-digest` when there
@@ -455,32 +534,10 @@ export function readMessageSignature(
   | { status: 'absent' }
   | { status: 'invalid'; reason: MessageSignatureFailure }
   | ({ status: 'ready' } & SignatureToCheck) {
-  const inputField = message.header('signature-input');
-  const signatureField = message.header('signature');
-  if (inputField === undefined && signatureField === undefined) return { status: 'absent' };
+  const located = locateMessageSignature(message, options.keyId);
+  if (located.status !== 'found') return located;
+  const { label, innerList, presented } = located;
   const invalid = (reason: MessageSignatureFailure) => ({ status: 'invalid' as const, reason });
-  if (inputField === undefined || signatureField === undefined) return invalid('malformed');
-  let inputs: ReturnType<typeof parseDictionary>;
-  let signatures: ReturnType<typeof parseDictionary>;
-  try {
-    inputs = parseDictionary(inputField);
-    signatures = parseDictionary(signatureField);
-  } catch {
-    return invalid('malformed');
-  }
-  // Other parties (a gateway, say) may add signatures of their own: only ours is checked.
-  let label: string | undefined;
-  let innerList: InnerList | undefined;
-  for (const [name, member] of inputs) {
-    if (Array.isArray(member[0]) && member[1].get('keyid') === options.keyId) {
-      label = name;
-      innerList = member as InnerList;
-      break;
-    }
-  }
-  if (label === undefined || innerList === undefined) return invalid('no-signature-for-key');
-  const presented = signatures.get(label)?.[0];
-  if (!(presented instanceof ArrayBuffer)) return invalid('malformed');
   const params = innerList[1];
   const alg = params.get('alg');
   if (alg !== undefined && alg !== MESSAGE_SIGNATURE_ALGORITHM) {

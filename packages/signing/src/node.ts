@@ -13,6 +13,17 @@ import { bodyText, queryText } from './json.js';
 
 export { signMessageSync, verifyMessageSignatureSync } from './message-signature-node.js';
 export * from './runtime-independent.js';
+// One implementation of the diagnosis, on Web Crypto (which Node has): not a hot path.
+export {
+  type BodyFingerprint,
+  bodyFingerprint,
+  type DiagnosedComponent,
+  type DiagnoseSignatureOptions,
+  diagnoseSignature,
+  type MisusedKey,
+  type SignatureDiagnosis,
+  type SignatureDiagnosisCause,
+} from './signature-diagnosis.js';
 
 function hmac(message: string | Uint8Array, secretKey: string, options?: SignatureOptions) {
   const resolved = resolveOptions(options);

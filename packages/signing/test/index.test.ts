@@ -49,6 +49,7 @@ describe('Web Crypto entry point (src/index.ts)', () => {
     expect([...graph.keys()].sort()).toEqual([
       'algorithms.ts',
       'authorization-header.ts',
+      'body-variants.ts',
       'encoding.ts',
       'index.ts',
       'json.ts',
@@ -56,6 +57,7 @@ describe('Web Crypto entry point (src/index.ts)', () => {
       'message-signature.ts',
       'request-target.ts',
       'runtime-independent.ts',
+      'signature-diagnosis.ts',
       'subtle-crypto.ts',
       'web-crypto.ts',
     ]);
@@ -86,7 +88,10 @@ describe('Web Crypto entry point (src/index.ts)', () => {
       'MESSAGE_SIGNATURE_ALGORITHM',
       'WEB_CRYPTO_UNAVAILABLE',
       'WebCryptoUnavailableError',
+      'bodyFingerprint',
       'decideMessageSignature',
+      'describeMessageSignature',
+      'diagnoseSignature',
       'formatAuthorization',
       'parseAuthorization',
       'routedTarget',
@@ -151,7 +156,10 @@ describe('node entry point (src/node.ts)', () => {
       'MESSAGE_SIGNATURE_ALGORITHM',
       'WEB_CRYPTO_UNAVAILABLE',
       'WebCryptoUnavailableError',
+      'bodyFingerprint',
       'decideMessageSignature',
+      'describeMessageSignature',
+      'diagnoseSignature',
       'formatAuthorization',
       'parseAuthorization',
       'routedTarget',
@@ -171,5 +179,6 @@ describe('node entry point (src/node.ts)', () => {
     expect(nodeEntry.DEFAULT_SIGNATURE_OPTIONS).toBe(index.DEFAULT_SIGNATURE_OPTIONS);
     expect(nodeEntry.signatureBaseFor).toBe(index.signatureBaseFor);
     expect(nodeEntry.routedTarget).toBe(index.routedTarget);
+    expect(nodeEntry.diagnoseSignature).toBe(index.diagnoseSignature);
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_MAX_SKEW_SECONDS,
   decideMessageSignature,
+  describeMessageSignature,
   MAX_NONCE_LENGTH,
   type MessageSignatureHeaders,
   type MessageSignatureOptions,
@@ -439,5 +440,38 @@ describe('decideMessageSignature', () => {
     expect(
       decideMessageSignature({ ...valid, nonce: 'x'.repeat(MAX_NONCE_LENGTH) }, false),
     ).toMatchObject({ action: 'claim-nonce' });
+  });
+});
+
+describe('describeMessageSignature', () => {
+  it("says what the signature for the key covers and its parameters, another party's aside", () => {
+    const headers = signMessageSync(
+      { method: 'PUT', url: URL_, body: BODY },
+      { ...KEY, created: NOW, expires: NOW + 60, nonce: 'n-1', label: 'mine' },
+    );
+    const gateway = 'gw=("@method");created=1;keyid="gateway"';
+    const message = received({
+      ...headers,
+      'signature-input': `${gateway}, ${headers['signature-input']}`,
+      signature: `gw=:AAAA:, ${headers.signature}`,
+    });
+    expect(describeMessageSignature(message, KEY.keyId)).toEqual({
+      label: 'mine',
+      components: ['"@method"', '"@path"', '"content-digest"'],
+      parameters: {
+        created: NOW,
+        expires: NOW + 60,
+        nonce: 'n-1',
+        keyid: KEY.keyId,
+        alg: 'hmac-sha256',
+      },
+    });
+    expect(describeMessageSignature(message, 'nobody')).toBeUndefined();
+    expect(
+      describeMessageSignature(
+        received({ 'signature-input': 'x=(', signature: 'x=:AA==:' }),
+        KEY.keyId,
+      ),
+    ).toBeUndefined();
   });
 });

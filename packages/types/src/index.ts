@@ -31,7 +31,9 @@ export type AccountType = Schemas['AccountType'];
 export type MobileNetwork = Schemas['MobileNetwork'];
 /** Know-your-customer details (spec: `Kyc`). */
 export type Kyc = Schemas['Kyc'];
-/** An RFC 9457 problem details body (spec: `Problem`). */
+/** An RFC 9457 problem details body (spec: `Problem`); a sandbox's `401` adds `diagnosis`. */
 export type Problem = Schemas['Problem'];
+/** Why a signature did not verify, as a sandbox's `401` says it (spec: `SignatureDiagnosis`). */
+export type SignatureDiagnosis = Schemas['SignatureDiagnosis'];
 /** One broken rule of a validation problem (spec: `FieldError`). */
 export type FieldError = Schemas['FieldError'];

@@ -11,9 +11,11 @@ import type { HistoryEntry } from './session.js';
 
 /**
  * The answer: status code and text, time, "valid" or "invalid" against the status's schema (with
- * each broken field and rule), headers, and the body (JSON indented for reading).
+ * each broken field and rule), `why` (a sandbox's diagnosis of a `401`, in words), headers, and
+ * the body (JSON indented for reading). The headers and the body scroll: each is a region the
+ * keyboard reaches.
  */
-export function answerView(answer: Answer, check: ResponseCheck): Node[] {
+export function answerView(answer: Answer, check: ResponseCheck, why: Node[] = []): Node[] {
   let shown = answer.text;
   try {
     shown = JSON.stringify(JSON.parse(answer.text), null, 2);
@@ -40,10 +42,11 @@ export function answerView(answer: Answer, check: ResponseCheck): Node[] {
     ...(check.problems.length > 0
       ? [h('ul', { class: 'try-it-problems' }, ...check.problems.map((line) => h('li', {}, line)))]
       : []),
+    ...why,
     h('h4', {}, 'Headers'),
     h(
       'pre',
-      { class: 'try-it-code' },
+      scrollable('Headers received'),
       answer.headers.map(([name, value]) => `${name}: ${value}`).join('\n'),
     ),
     h(
@@ -51,8 +54,16 @@ export function answerView(answer: Answer, check: ResponseCheck): Node[] {
       {},
       `Body (${bytes} bytes${shown !== answer.text ? ', indented here for reading' : ''})`,
     ),
-    h('pre', { class: 'try-it-code' }, shown),
+    h('pre', scrollable('Body received'), shown),
   ];
+}
+
+/**
+ * The attributes of a code block that scrolls: a named region in the tab order, so a keyboard
+ * reader can reach it and scroll it (WCAG 2.1.1; axe's scrollable-region-focusable).
+ */
+export function scrollable(name: string): Record<string, string> {
+  return { class: 'try-it-code', role: 'region', 'aria-label': name, tabindex: '0' };
 }
 
 /**

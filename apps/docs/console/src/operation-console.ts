@@ -1,15 +1,17 @@
 /**
  * The console of one operation: a modal dialog named "Try it: <summary>" over the page (so the
  * reader keeps their place; Escape closes it and gives focus back to the "Try it" control). It
- * shows, as the reader types, the exact bytes, their signature, the `Authorization` header and
- * the message signature's fields; sends them (signed anew on each Send); shows the answer and
- * whether it matches the spec; and keeps curl and TypeScript snippets of the same request, which
- * sign for themselves.
+ * shows, as the reader types, the exact bytes and their SHA-256, their signature, the
+ * `Authorization` header, the message signature's fields and the signature base; sends them
+ * (signed anew on each Send), showing what was signed and sent; shows the answer, whether it
+ * matches the spec, and a sandbox's diagnosis of a `401` in words (signed-view.ts); and keeps curl
+ * and TypeScript snippets of the same request, which sign for themselves.
  *
  * @module
  */
 
-import { answerView, failureView, historyView } from './answer-views.js';
+import { bodyFingerprint, type SignatureDiagnosis } from '@institution-api/signing';
+import { answerView, failureView, historyView, scrollable } from './answer-views.js';
 import { copyText } from './clipboard.js';
 import { h, uniqueId } from './dom.js';
 import { connectionProblem, type PageLocation } from './environment.js';
@@ -24,6 +26,13 @@ import {
   signedHeaders,
 } from './send.js';
 import type { ConsoleSession, HistoryEntry } from './session.js';
+import {
+  describeSent,
+  diagnosisView,
+  type SentRequest,
+  sentView,
+  signatureBaseOf,
+} from './signed-view.js';
 import { curlSnippet, typeScriptSnippet } from './snippets.js';
 import type { ConsoleOperation } from './spec-types.js';
 
@@ -76,9 +85,12 @@ export class OperationConsole {
   private readonly signature = h('code');
   private readonly header = h('code');
   private readonly messageSignature = h('code', { class: 'try-it-lines' });
+  private readonly digest = h('code');
+  private readonly base = h('code', { class: 'try-it-lines' });
+  private readonly sent = h('div', { class: 'try-it-sent' });
   private readonly response = h('div', { class: 'try-it-response' });
-  private readonly curl = h('pre', { class: 'try-it-code' });
-  private readonly typeScript = h('pre', { class: 'try-it-code' });
+  private readonly curl = h('pre', scrollable('curl code'));
+  private readonly typeScript = h('pre', scrollable('TypeScript code'));
   private readonly history = h('ol', { class: 'try-it-history' });
   private opener: HTMLElement | undefined;
   private preview = 0;
@@ -208,6 +220,8 @@ export class OperationConsole {
               h('dd', {}, this.target),
               h('dt', {}, 'Bytes'),
               h('dd', {}, this.bytes),
+              h('dt', {}, 'SHA-256'),
+              h('dd', {}, this.digest),
               h('dt', {}, 'Signature'),
               h('dd', {}, this.signature),
               h('dt', {}, 'Header'),
@@ -224,7 +238,24 @@ export class OperationConsole {
                     'nonce. Each Send signs anew: a nonce is accepted once.',
                 ),
               ),
+              h('dt', {}, 'Signature base'),
+              h(
+                'dd',
+                {},
+                this.base,
+                h(
+                  'p',
+                  { class: 'try-it-hint' },
+                  'The text the message signature is the HMAC of, as the server computes it.',
+                ),
+              ),
             ),
+          ),
+          h(
+            'section',
+            { 'aria-label': 'Signed and sent' },
+            h('h3', {}, 'Signed and sent'),
+            this.sent,
           ),
           h(
             'section',
@@ -258,6 +289,7 @@ export class OperationConsole {
       opener?.focus();
     });
     this.response.append(h('p', { class: 'try-it-hint' }, 'Nothing sent yet.'));
+    this.sent.append(h('p', { class: 'try-it-hint' }, 'Nothing sent yet.'));
     if (signingProblem) this.sendButton.disabled = true;
     document.body.append(this.dialog);
   }
@@ -371,13 +403,20 @@ export class OperationConsole {
     let signature: string;
     let header: string;
     let message: string;
+    let base = '';
+    let digest: string;
+    try {
+      digest = (await bodyFingerprint(bytes)).sha256;
+    } catch {
+      digest = 'unavailable: no Web Crypto on this page (see above)';
+    }
     if (this.context.signingProblem) {
       signature = header = 'unavailable: this page is not a secure context (see above)';
-      message = signature;
+      message = base = signature;
     } else if (keys.secretKey === '') {
-      signature = header = message = 'needs the secret key';
+      signature = header = message = base = 'needs the secret key';
     } else if (keys.publicKey === '') {
-      signature = header = message = 'needs the public key';
+      signature = header = message = base = 'needs the public key';
     } else {
       try {
         const value = await authorization(keys, bytes);
@@ -398,15 +437,18 @@ export class OperationConsole {
         message = Object.entries(fields)
           .map(([name, value]) => `${name}: ${value}`)
           .join('\n');
+        base = signatureBaseOf(this.operation.method, url, fields) ?? '';
       } catch (error) {
         const why = (error as Error).message;
-        message = why.startsWith('needs ') ? why : `cannot sign: ${why}`;
+        message = base = why.startsWith('needs ') ? why : `cannot sign: ${why}`;
       }
     }
     if (turn !== this.preview) return;
+    this.digest.textContent = digest;
     this.signature.textContent = signature;
     this.header.textContent = header;
     this.messageSignature.textContent = message;
+    this.base.textContent = base;
   }
 
   /** Sends the current request and shows the answer. */
@@ -424,6 +466,12 @@ export class OperationConsole {
       this.sendStatus.textContent = `Not sent: ${(error as Error).message}.`;
       return;
     }
+    const sent = await describeSent(this.operation.method, url, bytes, signed).catch(
+      () => undefined,
+    );
+    this.sent.replaceChildren(
+      ...(sent ? sentView(sent) : [h('p', { class: 'try-it-hint' }, 'Not described.')]),
+    );
     this.sending = true;
     this.sendButton.disabled = true;
     this.sendStatus.textContent = 'Sending…';
@@ -446,7 +494,7 @@ export class OperationConsole {
         answer.contentType,
         answer.text,
       );
-      this.response.replaceChildren(...answerView(answer, check));
+      this.response.replaceChildren(...answerView(answer, check, why(answer, sent)));
       this.revealResponse();
       this.rememberUser(answer);
       Object.assign(entry, {
@@ -494,5 +542,16 @@ export class OperationConsole {
     this.history.replaceChildren(
       ...historyView(this.context.session.history.slice(-shownHistory).reverse()),
     );
+  }
+}
+
+/** A sandbox's `401` says why in its `diagnosis` (spec: `Problem.diagnosis`): that, in words. */
+function why(answer: Answer, sent: SentRequest | undefined): Node[] {
+  if (answer.status !== 401) return [];
+  try {
+    const { diagnosis } = JSON.parse(answer.text) as { diagnosis?: SignatureDiagnosis };
+    return diagnosis && typeof diagnosis.cause === 'string' ? diagnosisView(diagnosis, sent) : [];
+  } catch {
+    return [];
   }
 }

@@ -1,12 +1,13 @@
 import {
   parseAuthorization,
+  type SignatureDiagnosis,
   type SignatureOptions,
   verifySync,
 } from '@institution-api/signing/node';
 import { unauthorizedDetail } from '@institution-api/types/http';
 import type { Request, RequestHandler } from 'express';
 import type { CredentialLookup } from '../credentials/credential-cache.js';
-import type { NonceClaim } from '../storage/types.js';
+import type { FoundCredential, NonceClaim } from '../storage/types.js';
 import {
   checkMessageSignature,
   defaultMessageSignatureMaxAgeSeconds,
@@ -14,6 +15,7 @@ import {
   receivedMessage,
 } from './message-signature.js';
 import { HttpProblem, problemKinds } from './problem.js';
+import { diagnoseRefusal } from './signature-diagnosis.js';
 
 /** The institution a request was signed by, for the operations that follow authentication. */
 export interface CallingInstitution {
@@ -31,6 +33,11 @@ declare global {
        * recorded. Whatever answers the request records it first (nonce-claims.ts).
        */
       unclaimedNonce?: NonceClaim;
+      /**
+       * Set by {@link authenticate} in the sandbox beside `unclaimedNonce`: the diagnosis of the
+       * request should its nonce turn out to be reused (nonce-claims.ts).
+       */
+      diagnoseReplay?: () => Promise<SignatureDiagnosis | undefined>;
     }
   }
 }
@@ -55,6 +62,11 @@ export interface AuthenticateOptions {
   now?: () => number;
   /** MESSAGE_SIGNATURE_MAX_AGE_SECONDS: how far `created` may be from `now`; default 300. */
   messageSignatureMaxAgeSeconds?: number;
+  /**
+   * SANDBOX_DIAGNOSIS: a refusal for a known, usable key pair says why, in the `401`'s `diagnosis`
+   * (signature-diagnosis.ts); off by default, as in production.
+   */
+  diagnose?: boolean;
 }
 
 /**
@@ -79,6 +91,12 @@ export interface AuthenticateOptions {
  * database, by whatever answers the request (nonce-claims.ts): the write the request makes, in
  * its own transaction, or a claim of its own before any other answer; so a replay through any
  * server process is refused. Its refusals are the same 401; the log says which check failed.
+ *
+ * With `diagnose` (the sandbox), a refusal for a key pair that is known and usable (neither
+ * expired nor revoked) also says why, in the 401's `diagnosis` (spec: `Problem.diagnosis`): a
+ * malformed header whose key is such a pair's, a wrong signature, a refused message signature,
+ * and (through `res.locals.diagnoseReplay`) a reused nonce. An unknown, expired or revoked key
+ * gets the plain 401, as everything does without `diagnose`.
  */
 export function authenticate(
   findCredential: CredentialLookup,
@@ -89,22 +107,56 @@ export function authenticate(
     onAuthenticated,
     now = Date.now,
     messageSignatureMaxAgeSeconds = defaultMessageSignatureMaxAgeSeconds,
+    diagnose = false,
   } = options;
   return async (req, res, next) => {
     const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const refuse = (reason: AuthenticationFailure, publicKey?: string) =>
-      next(unauthenticated(req, reason, publicKey));
+    const refuse = (
+      reason: AuthenticationFailure,
+      publicKey?: string,
+      diagnosis?: SignatureDiagnosis,
+    ) => next(unauthenticated(req, reason, publicKey, diagnosis));
+    const target = res.locals.target;
+    if (!target) throw new Error('authenticate runs after routeOnTarget (http/request-target.ts)');
+    const at = now();
+    /** The sandbox's diagnosis of a refusal for `credential`, none otherwise. */
+    const diagnosis = async (
+      publicKey: string,
+      credential: FoundCredential | null | undefined,
+      nonceReused?: boolean,
+    ) =>
+      diagnose && credential && usable(credential, at)
+        ? diagnoseRefusal(req, target, body, {
+            credential,
+            publicKey,
+            signature,
+            now: at,
+            maxAgeSeconds: messageSignatureMaxAgeSeconds,
+            nonceReused,
+          })
+        : undefined;
 
     const header = req.get('authorization');
     if (header === undefined) return refuse('missing-header');
     const presented = parseAuthorization(header, signature);
-    if (!presented) return refuse('malformed-header');
+    if (!presented) {
+      if (!diagnose) return refuse('malformed-header');
+      // A known key with a signature written otherwise: the sandbox says how it must be written.
+      const colon = header.indexOf(':');
+      const publicKey = colon > 0 ? header.slice(0, colon) : undefined;
+      const credential = publicKey === undefined ? undefined : await findCredential(publicKey);
+      return refuse(
+        'malformed-header',
+        credential ? publicKey : undefined,
+        publicKey === undefined ? undefined : await diagnosis(publicKey, credential),
+      );
+    }
     const credential = await findCredential(presented.publicKey);
     const unusable: AuthenticationFailure | undefined = !credential
       ? 'unknown-public-key'
       : credential.revokedAt
         ? 'revoked-public-key'
-        : credential.expiresAt && credential.expiresAt.getTime() <= now()
+        : !usable(credential, at)
           ? 'expired-public-key'
           : undefined;
     if (!credential || unusable) {
@@ -112,36 +164,62 @@ export function authenticate(
       return refuse(unusable ?? 'unknown-public-key', presented.publicKey);
     }
     if (!verifySync(body, presented.signature, credential.secretKey, signature)) {
-      return refuse('wrong-signature', presented.publicKey);
+      return refuse(
+        'wrong-signature',
+        presented.publicKey,
+        await diagnosis(presented.publicKey, credential),
+      );
     }
-    const target = res.locals.target;
-    if (!target) throw new Error('authenticate runs after routeOnTarget (http/request-target.ts)');
     const { refused, nonce } = checkMessageSignature(receivedMessage(req, target, body), {
       publicKey: presented.publicKey,
       credential,
       maxAgeSeconds: messageSignatureMaxAgeSeconds,
-      now: now(),
+      now: at,
     });
-    if (refused) return refuse(refused, presented.publicKey);
-    if (nonce) res.locals.unclaimedNonce = nonce;
+    if (refused) {
+      return refuse(refused, presented.publicKey, await diagnosis(presented.publicKey, credential));
+    }
+    if (nonce) {
+      res.locals.unclaimedNonce = nonce;
+      if (diagnose) {
+        res.locals.diagnoseReplay = () => diagnosis(presented.publicKey, credential, true);
+      }
+    }
     res.locals.institution = { id: credential.institutionId, name: credential.institution };
     onAuthenticated?.(presented.publicKey);
     next();
   };
 }
 
+/** Neither revoked nor expired at `now` (ms): a key pair whose refusals a sandbox explains. */
+function usable(credential: FoundCredential, now: number): boolean {
+  return !credential.revokedAt && !(credential.expiresAt && credential.expiresAt.getTime() <= now);
+}
+
 /**
  * The one 401 of every refusal (spec: `Unauthorized`), with the reason in the log only, beside
- * the public key (never a secret, a presented or an expected signature).
+ * the public key (never a secret, a presented or an expected signature), and in the sandbox the
+ * `diagnosis` of a known key pair's refusal.
  */
 export function unauthenticated(
   req: Request,
   reason: AuthenticationFailure,
   publicKey?: string,
+  diagnosis?: SignatureDiagnosis,
 ): HttpProblem {
   req.log.warn(
-    { reason, ...(publicKey === undefined ? {} : { publicKey: publicKey.slice(0, 100) }) },
+    {
+      reason,
+      ...(publicKey === undefined ? {} : { publicKey: publicKey.slice(0, 100) }),
+      ...(diagnosis === undefined ? {} : { cause: diagnosis.cause }),
+    },
     'authentication failed',
   );
-  return new HttpProblem(problemKinds.unauthorized, unauthorizedDetail);
+  return new HttpProblem(
+    problemKinds.unauthorized,
+    unauthorizedDetail,
+    undefined,
+    undefined,
+    diagnosis,
+  );
 }

@@ -49,11 +49,11 @@ export function claimNonceBeforeError(claimNonce: Storage['claimNonce']): ErrorR
     const nonce = res.locals.unclaimedNonce;
     res.locals.unclaimedNonce = undefined;
     if (error instanceof ReplayedNonceError) {
-      return next(unauthenticated(req, 'message-signature-replayed', nonce?.publicKey));
+      return next(await replayed(req, res, nonce?.publicKey));
     }
     if (!nonce || error instanceof StorageUnavailableError) return next(error);
     try {
-      next((await replayOf(claimNonce, req, nonce)) ?? error);
+      next((await replayOf(claimNonce, req, res, nonce)) ?? error);
     } catch (claimError) {
       next(claimError);
     }
@@ -74,7 +74,7 @@ export function claimNonceNow(
     if (!nonce || !answersWithoutWrite(req)) return next();
     res.locals.unclaimedNonce = undefined;
     try {
-      next(await replayOf(claimNonce, req, nonce));
+      next(await replayOf(claimNonce, req, res, nonce));
     } catch (error) {
       next(error);
     }
@@ -85,9 +85,14 @@ export function claimNonceNow(
 async function replayOf(
   claimNonce: Storage['claimNonce'],
   req: Request,
+  res: Response,
   nonce: NonceClaim,
 ): Promise<HttpProblem | undefined> {
-  return (await claimNonce(nonce))
-    ? undefined
-    : unauthenticated(req, 'message-signature-replayed', nonce.publicKey);
+  return (await claimNonce(nonce)) ? undefined : replayed(req, res, nonce.publicKey);
+}
+
+/** The 401 of a replay; in the sandbox, with its diagnosis (authenticate.ts). */
+async function replayed(req: Request, res: Response, publicKey?: string): Promise<HttpProblem> {
+  const diagnosis = await res.locals.diagnoseReplay?.();
+  return unauthenticated(req, 'message-signature-replayed', publicKey, diagnosis);
 }

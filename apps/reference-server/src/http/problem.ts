@@ -1,4 +1,4 @@
-import type { FieldError } from '@institution-api/types';
+import type { FieldError, SignatureDiagnosis } from '@institution-api/types';
 import {
   type ProblemKind,
   problemDocument,
@@ -23,7 +23,8 @@ export {
 /**
  * An error that already knows the problem it answers with. Middleware throws (or passes to
  * `next`) an `HttpProblem`; the error handler sends it, so there is one place that writes error
- * bodies. `headers` carries e.g. `Allow` for 405.
+ * bodies. `headers` carries e.g. `Allow` for 405; `diagnosis`, a sandbox's `401` for a known key
+ * (spec: `Problem.diagnosis`).
  */
 export class HttpProblem extends Error {
   constructor(
@@ -31,6 +32,7 @@ export class HttpProblem extends Error {
     readonly detail: string,
     readonly errors?: FieldError[],
     readonly headers?: Record<string, string>,
+    readonly diagnosis?: SignatureDiagnosis,
   ) {
     super(detail);
     this.name = 'HttpProblem';
@@ -48,7 +50,13 @@ export function validationProblem(errors: FieldError[]): HttpProblem {
 
 /** Writes `problem` as `application/problem+json` (see {@link problemDocument}). */
 export function sendProblem(req: Request, res: Response, problem: HttpProblem): void {
-  const body = problemDocument(problem.kind, problem.detail, req.originalUrl, problem.errors);
+  const body = problemDocument(
+    problem.kind,
+    problem.detail,
+    req.originalUrl,
+    problem.errors,
+    problem.diagnosis,
+  );
   for (const [name, value] of Object.entries(problem.headers ?? {})) res.setHeader(name, value);
   res.status(problem.kind.status).type(problemMediaType).json(body);
 }

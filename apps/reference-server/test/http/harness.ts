@@ -159,6 +159,8 @@ export async function startTestServer(
     messageSignatureMaxAgeSeconds?: number;
     /** PUBLIC_ORIGIN: the origin a message signature's `@scheme` and `@authority` are checked against. */
     publicOrigin?: string;
+    /** SANDBOX_DIAGNOSIS: a known key's 401 says why its signature failed. */
+    sandboxDiagnosis?: boolean;
   } = {},
 ): Promise<TestServer> {
   const shared = options.shareWith;
@@ -186,6 +188,7 @@ export async function startTestServer(
       ? { messageSignatureMaxAgeSeconds: options.messageSignatureMaxAgeSeconds }
       : {}),
     ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}),
+    ...(options.sandboxDiagnosis ? { sandboxDiagnosis: true } : {}),
   });
   const server = createHttpServer(app, options.timeouts).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));

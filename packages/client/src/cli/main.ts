@@ -27,6 +27,7 @@ import {
   signatureFlags,
   UsageError,
 } from './command-line.js';
+import { doctor } from './doctor/doctor-command.js';
 import { runImport } from './import/run-import.js';
 import { ownsProcess, runImportInWorker } from './import/worker.js';
 import { parseJsonFile } from './json-file.js';
@@ -53,6 +54,7 @@ export const USAGE = `Usage:
   institution-api sign-proxy [--port N]     sign and forward any HTTP tool's requests (sign-proxy --help)
   institution-api mcp [--http]              the operations as tools of an MCP server, for AI agents,
                                             signed inside (mcp --help)
+  institution-api doctor <file|->           why a captured request's signature fails (doctor --help)
 
 Options:
 ${SIGNING_HELP}
@@ -94,6 +96,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   }
   if (args[0] === 'sign-proxy') return signProxy(args.slice(1), io);
   if (args[0] === 'mcp') return mcp(args.slice(1), io);
+  if (args[0] === 'doctor') return doctor(args.slice(1), io);
   const { values, positionals } = parse(args);
   if (values.help) {
     io.stdout(USAGE);
@@ -105,7 +108,10 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const expected = { sign: 1, create: 1, update: 2 }[command ?? ''];
   if (expected === undefined) {
     const what = command === undefined ? 'no command given' : `unknown command '${command}'`;
-    throw new UsageError(`${what}: expected sign, create, update, import, sign-proxy or mcp`, true);
+    throw new UsageError(
+      `${what}: expected sign, create, update, import, sign-proxy, mcp or doctor`,
+      true,
+    );
   }
   if (operands.length !== expected) {
     throw new UsageError(

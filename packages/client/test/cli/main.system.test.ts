@@ -341,7 +341,7 @@ describe('usage errors exit 2 with a message', () => {
     expect(code).toBe(EXIT.usage);
     expect(stdout).toBe('');
     expect(stderr).toBe(
-      `institution-api: ${what}: expected sign, create, update, import, sign-proxy or mcp\n\n${USAGE}`,
+      `institution-api: ${what}: expected sign, create, update, import, sign-proxy, mcp or doctor\n\n${USAGE}`,
     );
   });
 

@@ -23,7 +23,9 @@ export function refusedAsUnauthenticated(exchange: Exchange, cause: string): Out
 
 /**
  * `auth_enforcement` over the 401s of one path: the same body whatever the cause, so an answer
- * never tells a caller which part of its credentials was right (the spec's `Unauthorized`).
+ * never tells a caller which part of its credentials was right (the spec's `Unauthorized`). A
+ * sandbox adds `diagnosis` to a known key's 401 (spec: `Problem.diagnosis`): the bodies are then
+ * compared without it; without one, byte for byte.
  */
 export function sameRefusals(
   exchanges: { exchange: Exchange; cause: string }[],
@@ -32,16 +34,37 @@ export function sameRefusals(
   const first = refused[0];
   if (!first) return undefined;
   const operation = first.exchange.operation.id;
-  const different = refused.find(
-    ({ exchange }) => exchange.answer?.text !== first.exchange.answer?.text,
-  );
+  const texts = refused.map(({ exchange }) => exchange.answer?.text ?? '');
+  const problems = texts.map(problemOf);
+  const diagnosed = problems.some((problem) => problem?.diagnosis !== undefined);
+  const comparable = diagnosed
+    ? problems.map((problem, i) => {
+        if (problem === undefined) return texts[i];
+        const { diagnosis: _, ...rest } = problem;
+        return JSON.stringify(rest);
+      })
+    : texts;
+  const index = comparable.findIndex((text) => text !== comparable[0]);
+  const different = refused[index];
   if (!different) return { check: 'auth_enforcement', operation, ok: true };
   return {
     check: 'auth_enforcement',
     operation,
     ok: false,
-    message: `the 401 for ${different.cause} differs from the 401 for ${first.cause}: the answer tells the causes apart`,
+    message: `the 401 for ${different.cause} differs from the 401 for ${first.cause}${diagnosed ? ' (their diagnosis aside)' : ''}: the answer tells the causes apart`,
     expected: first.exchange.answer?.text.slice(0, 300) ?? '',
     actual: different.exchange.answer?.text.slice(0, 300) ?? '',
   };
+}
+
+/** A 401's body as a JSON object; undefined when it is not one. */
+function problemOf(text: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -4,7 +4,12 @@
  *
  * @module
  */
-import type { FieldError, UserCreated, UserUpdated } from '@institution-api/types';
+import type {
+  FieldError,
+  SignatureDiagnosis,
+  UserCreated,
+  UserUpdated,
+} from '@institution-api/types';
 import { type ProblemKind, problemDocument, problemMediaType } from '@institution-api/types/http';
 import type { ModelUser } from '@institution-api/types/model';
 import { answerOf, type UserDetailsModel } from '@institution-api/types/user-details';
@@ -17,15 +22,19 @@ export function jsonAnswer(status: number, body: unknown, headers: Record<string
   });
 }
 
-/** A problem (RFC 9457) of `kind`, as the reference server words and sends it. */
+/**
+ * A problem (RFC 9457) of `kind`, as the reference server words and sends it; a sandbox's `401`
+ * with its `diagnosis`.
+ */
 export function problemAnswer(
   kind: ProblemKind,
   detail: string,
   url: string,
   errors?: FieldError[],
   headers: Record<string, string> = {},
+  diagnosis?: SignatureDiagnosis,
 ): Response {
-  return new Response(JSON.stringify(problemDocument(kind, detail, url, errors)), {
+  return new Response(JSON.stringify(problemDocument(kind, detail, url, errors, diagnosis)), {
     status: kind.status,
     headers: { 'content-type': `${problemMediaType}; charset=utf-8`, ...headers },
   });

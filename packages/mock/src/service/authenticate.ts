@@ -8,7 +8,9 @@
 import {
   DEFAULT_MAX_SKEW_SECONDS,
   decideMessageSignature,
+  diagnoseSignature,
   parseAuthorization,
+  type SignatureDiagnosis,
   type SignatureOptions,
   type TargetUri,
   verify,
@@ -37,10 +39,23 @@ export interface AuthenticatorOptions {
   now?: () => number;
   /** How far a message signature's `created` may be from `now`, in seconds; 300 by default. */
   messageSignatureMaxAgeSeconds?: number;
+  /**
+   * Whether a refusal for a known key pair says why, as a sandbox does (spec:
+   * `Problem.diagnosis`); true by default: the mock is a sandbox.
+   */
+  signatureDiagnosis?: boolean;
 }
 
-/** Checks a request; resolves with the institution that signed it, or undefined (a `401`). */
-export type Authenticator = ((request: SignedRequest) => Promise<MockInstitution | undefined>) & {
+/**
+ * The outcome of a check: the institution that signed the request, or a refusal (a `401`), with
+ * its diagnosis when the key pair is known and diagnosis is on.
+ */
+export type Authentication =
+  | { institution: MockInstitution; diagnosis?: undefined }
+  | { institution?: undefined; diagnosis?: SignatureDiagnosis };
+
+/** Checks a request. */
+export type Authenticator = ((request: SignedRequest) => Promise<Authentication>) & {
   /** Forgets every nonce seen. */
   reset(): void;
 };
@@ -53,14 +68,16 @@ export type Authenticator = ((request: SignedRequest) => Promise<MockInstitution
  * 2. The RFC 9421 message signature, keyed with the same secret: required on a pair whose
  *    `messageSignature` is `"required"`, checked whenever present (an invalid one is refused
  *    under either policy), its nonce accepted once per key pair while it is fresh.
- * Every refusal is the same `401` for the caller.
+ * Every refusal is the same `401` for the caller, except that a known key pair's says why (the
+ * sandbox's `diagnosis`, `@institution-api/signing`'s `diagnoseSignature`, as the reference
+ * server in sandbox mode answers it) unless `signatureDiagnosis` is false.
  */
 export function createAuthenticator(
   institutions: readonly MockInstitution[],
   options: AuthenticatorOptions = {},
 ): Authenticator {
   const byPublicKey = new Map(institutions.map((entry) => [entry.publicKey, entry]));
-  const { signature = {}, now = Date.now } = options;
+  const { signature = {}, now = Date.now, signatureDiagnosis: diagnose = true } = options;
   const maxAgeSeconds =
     options.messageSignatureMaxAgeSeconds ?? defaultMessageSignatureMaxAgeSeconds;
   /** `publicKey \n nonce` → when it may be forgotten (ms). */
@@ -76,41 +93,62 @@ export function createAuthenticator(
     return true;
   };
 
-  const authenticate = async (request: SignedRequest) => {
-    const presented = parseAuthorization(request.headers.get('authorization'), signature);
-    if (!presented) return undefined;
+  const authenticate = async (request: SignedRequest): Promise<Authentication> => {
+    const at = now();
+    const message = {
+      method: request.method,
+      url: request.url,
+      header: (name: string) => request.headers.get(name) ?? undefined,
+      body: request.body,
+    };
+    /** The refusal of a request signed for `institution` (known), with its diagnosis. */
+    const refused = async (
+      institution: MockInstitution | undefined,
+      nonceReused?: boolean,
+    ): Promise<Authentication> =>
+      institution && diagnose
+        ? {
+            diagnosis: await diagnoseSignature(message, {
+              publicKey: institution.publicKey,
+              secretKey: institution.secretKey,
+              signature,
+              now: Math.floor(at / 1000),
+              maxSkewSeconds: maxAgeSeconds,
+              messageSignatureRequired: institution.messageSignature === 'required',
+              nonceReused,
+            }),
+          }
+        : {};
+    const header = request.headers.get('authorization');
+    const presented = parseAuthorization(header, signature);
+    if (!presented) {
+      // A known key with a signature written otherwise: the sandbox says how it must be written.
+      const colon = header?.indexOf(':') ?? -1;
+      return refused(colon > 0 ? byPublicKey.get(header?.slice(0, colon) ?? '') : undefined);
+    }
     const institution = byPublicKey.get(presented.publicKey);
     if (!institution) {
       await verify(request.body, presented.signature, 'no-such-institution', signature);
-      return undefined;
+      return {};
     }
     if (!(await verify(request.body, presented.signature, institution.secretKey, signature))) {
-      return undefined;
+      return refused(institution);
     }
-    const at = now();
-    const verdict = await verifyMessageSignature(
-      {
-        method: request.method,
-        url: request.url,
-        header: (name) => request.headers.get(name) ?? undefined,
-        body: request.body,
-      },
-      {
-        keyId: presented.publicKey,
-        secretKey: institution.secretKey,
-        now: Math.floor(at / 1000),
-        maxSkewSeconds: maxAgeSeconds,
-      },
-    );
+    const verdict = await verifyMessageSignature(message, {
+      keyId: presented.publicKey,
+      secretKey: institution.secretKey,
+      now: Math.floor(at / 1000),
+      maxSkewSeconds: maxAgeSeconds,
+    });
     const decision = decideMessageSignature(
       verdict,
       institution.messageSignature === 'required',
       maxAgeSeconds,
     );
-    if (decision.action === 'accept') return institution;
-    if (decision.action === 'refuse') return undefined;
+    if (decision.action === 'accept') return { institution };
+    if (decision.action === 'refuse') return refused(institution);
     const key = `${presented.publicKey}\n${decision.nonce}`;
-    return claimNonce(key, decision.expiresAt, at) ? institution : undefined;
+    return claimNonce(key, decision.expiresAt, at) ? { institution } : refused(institution, true);
   };
   return Object.assign(authenticate, { reset: () => nonces.clear() });
 }

@@ -5,6 +5,7 @@
  * @module
  */
 export {
+  type Authentication,
   type Authenticator,
   type AuthenticatorOptions,
   createAuthenticator,

@@ -77,7 +77,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * 1. the route: an unknown path is `404`, a known path with another method `405` with `Allow`;
  * 2. the body: compressed is `415`, over 64 KiB `413`;
  * 3. the signatures (`Authorization`, and RFC 9421 message signatures as each pair requires): the
- *    one uniform `401`;
+ *    one `401`, with a known key pair's `diagnosis` (spec: `Problem.diagnosis`) unless
+ *    `signatureDiagnosis` is false;
  * 4. a sandbox's forced answer, `Prefer: code=NNN` (spec: "Assumptions", "Sandbox");
  * 5. the JSON: not `application/json` is `415`, no body or bytes that are not JSON `400`, a
  *    refused key or string `400` naming it;
@@ -164,14 +165,21 @@ export function createMockService(options: MockServiceOptions): MockService {
     const raw = new Uint8Array(await request.arrayBuffer());
     if (raw.length > maxBodyBytes) return tooLarge();
 
-    const institution = await authenticate({
+    const { institution, diagnosis } = await authenticate({
       method: request.method,
       url,
       headers: request.headers,
       body: raw,
     });
     if (!institution) {
-      return problemAnswer(problemKinds.unauthorized, unauthorizedDetail, instance);
+      return problemAnswer(
+        problemKinds.unauthorized,
+        unauthorizedDetail,
+        instance,
+        undefined,
+        undefined,
+        diagnosis,
+      );
     }
     const hostRefused = malformedHost();
     if (hostRefused) return hostRefused;

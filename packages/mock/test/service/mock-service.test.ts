@@ -126,3 +126,67 @@ it('reset forgets every user', async () => {
   service.reset();
   expect((await service.handle(request(any))).status).toBe(201);
 });
+
+describe('the sandbox says why a signature failed', () => {
+  const [any, strict] = pairs as [(typeof pairs)[0], (typeof pairs)[1]];
+  const pretty = JSON.stringify(example, null, 2);
+  /** Signed over `body` as the client writes it, sent pretty-printed. */
+  const reserialized = () =>
+    new Request(URL_USERS, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `${any.publicKey}:${signSync(body, any.secretKey)}`,
+      },
+      body: pretty,
+    });
+
+  it.each([
+    [
+      'a body signed compact and sent pretty-printed',
+      reserialized,
+      { cause: 'body-bytes-differ', signedBody: { form: 'compact' } },
+    ],
+    [
+      'a message signature replayed',
+      () => request(strict, { message: true, nonce: 'replayed-nonce-0001' }),
+      { cause: 'signature-base-differs', component: { name: 'nonce', problem: 'reused' } },
+    ],
+    [
+      'no message signature where the pair requires one',
+      () => request(strict),
+      {
+        cause: 'signature-base-differs',
+        component: { name: 'signature-input', problem: 'missing' },
+      },
+    ],
+  ])('%s: a 401 with its diagnosis', async (name, make, diagnosis) => {
+    const service = createMockService({ institutions: pairs });
+    if (name.includes('replayed')) await service.handle(make());
+    const answer = await service.handle(make());
+    expect(answer.status).toBe(401);
+    expect(await answer.json()).toMatchObject({ status: 401, diagnosis });
+  });
+
+  it('not for an unknown key, nor with signatureDiagnosis: false', async () => {
+    const uniform = {
+      type: 'urn:institution-api:problem:unauthorized',
+      title: 'Unauthorized',
+      status: 401,
+      detail: 'The Authorization header is missing or its signature does not verify.',
+      instance: '/api/v1/external/users',
+    };
+    const quiet = createMockService({ institutions: pairs, signatureDiagnosis: false });
+    expect(await (await quiet.handle(reserialized())).json()).toEqual(uniform);
+    const service = createMockService({ institutions: pairs });
+    const unknown = new Request(URL_USERS, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `nobody:${signSync(body, 'x')}`,
+      },
+      body,
+    });
+    expect(await (await service.handle(unknown)).json()).toEqual(uniform);
+  });
+});

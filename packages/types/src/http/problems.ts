@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { FieldError, Problem } from '../index.js';
+import type { FieldError, Problem, SignatureDiagnosis } from '../index.js';
 
 /**
  * The kinds of problem: `type` URN, status and title exactly as in the table of the spec's
@@ -132,20 +132,29 @@ export const unauthorizedDetail =
 
 /**
  * The problem document of `kind`: `instance` is the request path (the spec's examples do the
- * same) and `errors` is cut at {@link maxListedErrors}, `errorsOmitted` counting the rest.
+ * same) and `errors` is cut at {@link maxListedErrors}, `errorsOmitted` counting the rest. A
+ * sandbox's `401` adds `diagnosis` last (spec: `Problem.diagnosis`), so the server and the mock
+ * write its members in one order.
  */
 export function problemDocument(
   kind: ProblemKind,
   detail: string,
   url: string | undefined,
   errors?: FieldError[],
+  diagnosis?: SignatureDiagnosis,
 ): Problem {
-  const body: Problem = { type: kind.type, title: kind.title, status: kind.status, detail };
+  const body: Problem = {
+    type: kind.type,
+    title: kind.title,
+    status: kind.status,
+    detail,
+  };
   if (url !== undefined) body.instance = instanceOf(url);
   if (errors) {
     body.errors = errors.slice(0, maxListedErrors);
     if (errors.length > maxListedErrors) body.errorsOmitted = errors.length - maxListedErrors;
   }
+  if (diagnosis) body.diagnosis = diagnosis;
   return body;
 }
 
