@@ -12,15 +12,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { signatureBaseFor } from '@institution-api/signing/node';
+import { chromiumPath, hasChromium, launchChromium } from '@institution-api/test-support/chromium';
 import {
   type Credential,
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { openWatchedPage } from '@institution-api/test-support/watched-page';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, hasChromium, launchChromium } from '../support/chromium.js';
-import { openWatchedPage } from '../support/watched-page.js';
 
 /** Where the screenshots go: test artifacts, git-ignored, kept after the run. */
 const screenshots = fileURLToPath(

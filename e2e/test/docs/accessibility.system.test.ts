@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { chromiumPath, hasChromium, launchChromium } from '@institution-api/test-support/chromium';
 import {
   type Credential,
   type RunningServer,
@@ -22,14 +23,13 @@ import {
 } from '@institution-api/test-support/reference-server';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, hasChromium, launchChromium } from './support/chromium.js';
 
 const axeSource = readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
   'utf8',
 );
 const screenshots = fileURLToPath(
-  new URL('../test-results/screenshots/accessibility/', import.meta.url),
+  new URL('../../test-results/screenshots/accessibility/', import.meta.url),
 );
 /** What the project adds to Redoc's page; axe judges these (Redoc's own theme is not ours). */
 const additions = [
