@@ -56,7 +56,10 @@ export interface AppDependencies {
   metrics?: Metrics;
   /** MESSAGE_SIGNATURE_MAX_AGE_SECONDS: how far a message signature's `created` may be from now. */
   messageSignatureMaxAgeSeconds?: number;
-  /** The clock authentication compares expiries and `created` with (ms); tests inject one. */
+  /**
+   * The clock authentication compares expiries and `created` with, and the credential cache's
+   * (ms); tests inject one.
+   */
   now?: () => number;
   /** SANDBOX_PREFER: `Prefer: code=NNN` forces a documented answer (http/sandbox-prefer.ts); off when absent. */
   sandboxPrefer?: boolean;
@@ -149,7 +152,8 @@ export function createApp(deps: AppDependencies): Express {
   const claimNonce: Storage['claimNonce'] = (claim) => deps.storage.claimNonce(claim);
   const authenticatedOperation = [
     readRawBody(),
-    authenticate(cachedCredentials(deps.storage), {
+    // One clock for a key's expiry and its cached lookup.
+    authenticate(cachedCredentials(deps.storage, deps.now ? { now: deps.now } : {}), {
       ...(deps.signature ? { signature: deps.signature } : {}),
       ...(deps.now ? { now: deps.now } : {}),
       ...(deps.messageSignatureMaxAgeSeconds === undefined
