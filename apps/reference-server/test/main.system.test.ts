@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatAuthorization, signBodySync } from '@institution-api/signing/node';
+import { signedRequest } from '@institution-api/test-support/signed-request';
 import { describe, expect, test } from 'vitest';
 import { exampleUser } from '../src/demo-banner.js';
 import { openStorage } from '../src/storage/open-storage.js';
@@ -64,15 +64,13 @@ describe('node dist/main.js', () => {
           msg: expect.stringContaining('INSTITUTION_CREDENTIALS'),
         });
         // Any key at all, the demo's way of signing included: nothing is accepted.
-        const { text: body, signature } = signBodySync(exampleUser(), credential.secretKey);
-        const answer = await fetch(`${server.baseUrl}/api/v1/external/users`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            authorization: formatAuthorization(credential, signature),
-          },
-          body,
-        });
+        const request = signedRequest(
+          'POST',
+          `${server.baseUrl}/api/v1/external/users`,
+          credential,
+          { body: exampleUser(), messageSignature: false },
+        );
+        const answer = await fetch(request.url, request);
         expect(answer.status).toBe(401);
       } finally {
         server.child.kill('SIGTERM');
@@ -97,8 +95,8 @@ describe('node dist/main.js', () => {
     });
     try {
       expect(server.stdout()).not.toContain('demo institution');
-      const { text, signature } = signBodySync(
-        {
+      const request = signedRequest('POST', `${server.baseUrl}/api/v1/external/users`, credential, {
+        body: {
           email: 'main.test@example.com',
           firstName: 'Main',
           lastName: 'Test',
@@ -106,16 +104,9 @@ describe('node dist/main.js', () => {
           ghanaCardNumber: 'GHA-111222333-4',
           monthlyIncome: 1,
         },
-        credential.secretKey,
-      );
-      const answer = await fetch(`${server.baseUrl}/api/v1/external/users`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: formatAuthorization(credential, signature),
-        },
-        body: text,
+        messageSignature: false,
       });
+      const answer = await fetch(request.url, request);
       expect(answer.status).toBe(201);
       // The secret reaches neither stdout nor stderr (the logs).
       expect(server.stdout() + server.stderr()).not.toContain(credential.secretKey);

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatAuthorization, signBodySync } from '@institution-api/signing/node';
+import { signedRequest } from '@institution-api/test-support/signed-request';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type BuiltServer, startBuiltServer } from './built-server.js';
 
@@ -45,15 +45,11 @@ function body(loop: number, n: number) {
 }
 
 async function create(baseUrl: string, user: object): Promise<Response> {
-  const { text, signature } = signBodySync(user, credential.secretKey);
-  return fetch(`${baseUrl}/api/v1/external/users`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: formatAuthorization(credential, signature),
-    },
-    body: text,
+  const request = signedRequest('POST', `${baseUrl}/api/v1/external/users`, credential, {
+    body: user,
+    messageSignature: false,
   });
+  return fetch(request.url, request);
 }
 
 test('every create acknowledged (201) before a SIGKILL is there after a restart', async () => {
