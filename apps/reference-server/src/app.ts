@@ -48,6 +48,8 @@ export interface AppDependencies {
   docsPage?: string;
   /** RATE_LIMIT_PER_MINUTE: authenticated requests per institution and minute; none when absent. */
   rateLimitPerMinute?: number;
+  /** RATE_LIMIT_WINDOW_SECONDS (tests only): the window it counts in; a minute when absent. */
+  rateLimitWindowSeconds?: number;
   /** Told of each request answered 503 because the database is unavailable (storage/health/outage-log.ts). */
   outageLog?: Pick<OutageLog, 'refusedRequest'>;
   /** CORS_ALLOW_ORIGINS: origins a docs page hosted elsewhere may call from; none when absent. */
@@ -168,7 +170,13 @@ export function createApp(deps: AppDependencies): Express {
     // After authentication, so a signature made for another request is the one 401 whatever Host says.
     refuseMalformedHost,
     ...(deps.rateLimitPerMinute
-      ? [rateLimitPerInstitution(deps.storage, deps.rateLimitPerMinute)]
+      ? [
+          rateLimitPerInstitution(
+            deps.storage,
+            deps.rateLimitPerMinute,
+            deps.rateLimitWindowSeconds,
+          ),
+        ]
       : []),
     // A forced answer writes nothing: its nonce is recorded before.
     ...(deps.sandboxPrefer

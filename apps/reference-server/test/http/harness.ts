@@ -112,6 +112,7 @@ export async function startTestServer(
     /** Share another test server's storage (and institutions) instead of opening a new one. */
     shareWith?: TestServer;
     rateLimitPerMinute?: number;
+    rateLimitWindowSeconds?: number;
     corsAllowOrigins?: string[];
     timeouts?: HttpTimeouts;
     metrics?: Metrics;
@@ -142,6 +143,9 @@ export async function startTestServer(
     ...(options.signature ? { signature: options.signature } : {}),
     ...(options.docsPage ? { docsPage: options.docsPage } : {}),
     ...(options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {}),
+    ...(options.rateLimitWindowSeconds
+      ? { rateLimitWindowSeconds: options.rateLimitWindowSeconds }
+      : {}),
     ...(options.corsAllowOrigins ? { corsAllowOrigins: options.corsAllowOrigins } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.now ? { now: options.now } : {}),
