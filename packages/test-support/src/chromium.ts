@@ -32,6 +32,8 @@ export async function launchChromium(options: ChromiumOptions = {}): Promise<{
   context: BrowserContext;
   close: () => Promise<void>;
 }> {
+  const unavailable = chromiumUnavailableReason();
+  if (unavailable) throw new Error(unavailable);
   // Imported here: a suite that only asks whether a browser is there does not load playwright.
   const { chromium } = await import('playwright-core');
   const userDataDir = await mkdtemp(join(tmpdir(), 'chromium-'));

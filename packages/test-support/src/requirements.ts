@@ -37,6 +37,17 @@ function whenMissing(requirement: Requirement): { fail: boolean; reason: string 
 }
 
 /**
+ * Why a suite that needs `requirement` is skipped here: the reason outside CI where the program
+ * is missing; undefined where it is there, and under CI, where the suite runs and fails with that
+ * reason (startPostgres, launchChromium and startHaproxy throw it). For a suite that keeps vitest's
+ * own `describe.skipIf(skipped)(…)`, its name ending in `(skipped: <reason>)` as describeWith's.
+ */
+export function skippedFor(requirement: Requirement): string | undefined {
+  const missing = whenMissing(requirement);
+  return missing && !missing.fail ? missing.reason : undefined;
+}
+
+/**
  * `describe(name, [options,] factory)` for a suite that needs `requirement`: as it is where the
  * program is there; where it is missing, in CI every test of the suite fails with the reason,
  * elsewhere the suite is skipped with `(skipped: <reason>)` in its name.
