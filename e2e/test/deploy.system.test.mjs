@@ -16,8 +16,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { acceptsConnections, freePort } from '@institution-api/test-support/free-port';
-import { postgresUnavailableReason, startPostgres } from '@institution-api/test-support/postgres';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startPostgres } from '@institution-api/test-support/postgres';
+import { describeWith } from '@institution-api/test-support/requirements';
+import { signedRequest } from '@institution-api/test-support/signed-request';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
   buildContextFiles,
   commandIn,
@@ -29,11 +31,6 @@ import {
 const exec = promisify(execFile);
 const repository = fileURLToPath(new URL('../..', import.meta.url));
 const dockerfile = readFileSync(join(repository, 'deploy/Dockerfile'), 'utf8');
-
-const unavailable = postgresUnavailableReason();
-// CI installs postgresql-15, so there a missing server fails the suite (in startPostgres) instead.
-const suite = unavailable && !process.env.CI ? describe.skip : describe;
-if (unavailable && !process.env.CI) console.warn(`deploy test skipped: ${unavailable}`);
 
 const credential = {
   institution: 'Deploy test',
@@ -121,7 +118,7 @@ async function healthcheck(env) {
   );
 }
 
-suite('deploy/Dockerfile, performed on a fresh copy of the repository', () => {
+describeWith('postgres', 'deploy/Dockerfile, performed on a fresh copy of the repository', () => {
   /** What `docker run` / compose would give the container, besides the image's ENV. */
   let runEnv;
 
@@ -220,17 +217,11 @@ suite('deploy/Dockerfile, performed on a fresh copy of the repository', () => {
   });
 
   test('the server started from it on PostgreSQL answers a signed create 201, then 200', async () => {
-    const { signBodySync } = await import(join(scratch, 'build/src/packages/signing/dist/node.js'));
-    const { text, signature } = signBodySync(person, credential.secretKey);
-    const create = () =>
-      fetch(`${server.url}/api/v1/external/users`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: `${credential.publicKey}:${signature}`,
-        },
-        body: text,
-      });
+    const request = signedRequest('POST', `${server.url}/api/v1/external/users`, credential, {
+      body: person,
+      messageSignature: false,
+    });
+    const create = () => fetch(request.url, request);
     const first = await create();
     const created = await first.json();
     expect(first.status, JSON.stringify(created)).toBe(201);

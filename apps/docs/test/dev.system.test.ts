@@ -9,7 +9,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hasChromium, launchChromium } from '@institution-api/test-support/chromium';
+import { launchChromium } from '@institution-api/test-support/chromium';
+import { testWith } from '@institution-api/test-support/requirements';
 import { openWatchedPage } from '@institution-api/test-support/watched-page';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELOAD_PATH } from '../scripts/lib/dev-server.mjs';
@@ -107,7 +108,8 @@ describe('docs:dev', { timeout: 180_000 }, () => {
   });
 
   // A rebuild is a run of Redocly's build-docs: tens of seconds when the machine runs every suite.
-  it.skipIf(!hasChromium)(
+  testWith(
+    'chromium',
     'reloads the open page by itself after a rebuild',
     { timeout: 180_000 },
     async () => {

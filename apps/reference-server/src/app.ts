@@ -48,6 +48,8 @@ export interface AppDependencies {
   docsPage?: string;
   /** RATE_LIMIT_PER_MINUTE: authenticated requests per institution and minute; none when absent. */
   rateLimitPerMinute?: number;
+  /** RATE_LIMIT_WINDOW_SECONDS (tests only): the window it counts in; a minute when absent. */
+  rateLimitWindowSeconds?: number;
   /** Told of each request answered 503 because the database is unavailable (storage/health/outage-log.ts). */
   outageLog?: Pick<OutageLog, 'refusedRequest'>;
   /** CORS_ALLOW_ORIGINS: origins a docs page hosted elsewhere may call from; none when absent. */
@@ -56,7 +58,10 @@ export interface AppDependencies {
   metrics?: Metrics;
   /** MESSAGE_SIGNATURE_MAX_AGE_SECONDS: how far a message signature's `created` may be from now. */
   messageSignatureMaxAgeSeconds?: number;
-  /** The clock authentication compares expiries and `created` with (ms); tests inject one. */
+  /**
+   * The clock authentication compares expiries and `created` with, and the credential cache's
+   * (ms); tests inject one.
+   */
   now?: () => number;
   /** SANDBOX_PREFER: `Prefer: code=NNN` forces a documented answer (http/sandbox-prefer.ts); off when absent. */
   sandboxPrefer?: boolean;
@@ -154,7 +159,8 @@ export function createApp(deps: AppDependencies): Express {
   const claimNonce: Storage['claimNonce'] = (claim) => deps.storage.claimNonce(claim);
   const authenticatedOperation = [
     readRawBody(),
-    authenticate(cachedCredentials(deps.storage), {
+    // One clock for a key's expiry and its cached lookup.
+    authenticate(cachedCredentials(deps.storage, deps.now ? { now: deps.now } : {}), {
       ...(deps.signature ? { signature: deps.signature } : {}),
       ...(deps.now ? { now: deps.now } : {}),
       diagnose: deps.sandboxDiagnosis === true,
@@ -170,7 +176,13 @@ export function createApp(deps: AppDependencies): Express {
     // After authentication, so a signature made for another request is the one 401 whatever Host says.
     refuseMalformedHost,
     ...(deps.rateLimitPerMinute
-      ? [rateLimitPerInstitution(deps.storage, deps.rateLimitPerMinute)]
+      ? [
+          rateLimitPerInstitution(
+            deps.storage,
+            deps.rateLimitPerMinute,
+            deps.rateLimitWindowSeconds,
+          ),
+        ]
       : []),
     // A forced answer writes nothing: its nonce is recorded before.
     ...(deps.sandboxPrefer

@@ -11,6 +11,7 @@ import {
 } from './credentials/encryption-key.js';
 import { parseInstitutionCredentials } from './credentials/parse-institution-credentials.js';
 import { defaultMessageSignatureMaxAgeSeconds } from './http/message-signature.js';
+import { rateLimitWindowSeconds } from './http/rate-limit.js';
 import { defaultDataDir, isPostgresUrl, parseDatabaseUrl } from './storage/open-storage.js';
 import type { InstitutionCredential } from './storage/types.js';
 
@@ -56,6 +57,12 @@ export interface Config {
    * "Rate limits": integrators turn it on to test their retry handling).
    */
   rateLimitPerMinute: number | undefined;
+  /**
+   * RATE_LIMIT_WINDOW_SECONDS: the window RATE_LIMIT_PER_MINUTE counts in, 1 to 60, default 60;
+   * for tests that must see a window end without waiting a minute, and refused with
+   * NODE_ENV=production, where the limit is the minute its name says.
+   */
+  rateLimitWindowSeconds: number;
   /**
    * CORS_ALLOW_ORIGINS: the origins (`https://docs.example.com`), comma-separated, that a docs
    * page hosted elsewhere may call the API from; unset (the default): no CORS at all, since the
@@ -191,6 +198,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       const limit = integerIn('RATE_LIMIT_PER_MINUTE', read('RATE_LIMIT_PER_MINUTE'), 0, 1e6, 0);
       return limit === 0 ? undefined : limit;
     }, undefined),
+    rateLimitWindowSeconds: check(() => {
+      const value = read('RATE_LIMIT_WINDOW_SECONDS');
+      if (value !== undefined && read('NODE_ENV') === 'production') {
+        throw new Error(
+          'RATE_LIMIT_WINDOW_SECONDS is for tests: it cannot be set with NODE_ENV=production, where the window is a minute.',
+        );
+      }
+      return integerIn('RATE_LIMIT_WINDOW_SECONDS', value, 1, 60, rateLimitWindowSeconds);
+    }, rateLimitWindowSeconds),
     corsAllowOrigins: check(() => parseOrigins(read('CORS_ALLOW_ORIGINS')), []),
     publicOrigin: check(() => parsePublicOrigin(read('PUBLIC_ORIGIN')), undefined),
     metricsPort: check(() => parseMetricsPort(read('METRICS_PORT'), read('PORT')), undefined),

@@ -104,6 +104,7 @@ async function serve(
       signature: config.signature,
       messageSignatureMaxAgeSeconds: config.messageSignatureMaxAgeSeconds,
       rateLimitPerMinute: config.rateLimitPerMinute,
+      rateLimitWindowSeconds: config.rateLimitWindowSeconds,
       corsAllowOrigins: config.corsAllowOrigins,
       sandboxPrefer: config.sandboxPrefer,
       sandboxDiagnosis: config.sandboxDiagnosis,

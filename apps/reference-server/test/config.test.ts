@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       messageSignatureMaxAgeSeconds: 300,
       shutdownDrainMs: 10_000,
       rateLimitPerMinute: undefined,
+      rateLimitWindowSeconds: 60,
       corsAllowOrigins: [],
       publicOrigin: undefined,
       metricsPort: undefined,
@@ -84,6 +85,7 @@ describe('loadConfig', () => {
       messageSignatureMaxAgeSeconds: 120,
       shutdownDrainMs: 2500,
       rateLimitPerMinute: 120,
+      rateLimitWindowSeconds: 60,
       corsAllowOrigins: ['https://docs.example.com', 'http://localhost:8081'],
       publicOrigin: 'https://api.example.com',
       metricsPort: 9464,
@@ -105,6 +107,7 @@ describe('loadConfig', () => {
     });
     expect(loadConfig({ PORT: '0', METRICS_PORT: '0' }).metricsPort).toBe(0);
     expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '0' }).rateLimitPerMinute).toBeUndefined();
+    expect(loadConfig({ RATE_LIMIT_WINDOW_SECONDS: '2' }).rateLimitWindowSeconds).toBe(2);
     expect(loadConfig({ PORT: '', LOG_LEVEL: ' ' }).port).toBe(8080);
     expect(loadConfig({ HOST: '::' }).host).toBe('::');
     expect(loadConfig({ HOST: 'api.internal' }).host).toBe('api.internal');
@@ -118,6 +121,14 @@ describe('loadConfig', () => {
     [{ SHUTDOWN_DRAIN_MS: '10s' }, 'SHUTDOWN_DRAIN_MS must be an integer from 0 to 600000'],
     [{ SHUTDOWN_DRAIN_MS: '600001' }, 'SHUTDOWN_DRAIN_MS must be an integer from 0 to 600000'],
     [{ RATE_LIMIT_PER_MINUTE: '-5' }, 'RATE_LIMIT_PER_MINUTE must be an integer from 0 to 1000000'],
+    [
+      { RATE_LIMIT_WINDOW_SECONDS: '0' },
+      'RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 60',
+    ],
+    [
+      { RATE_LIMIT_WINDOW_SECONDS: '5', NODE_ENV: 'production' },
+      'RATE_LIMIT_WINDOW_SECONDS is for tests: it cannot be set with NODE_ENV=production',
+    ],
     [{ METRICS_PORT: 'on' }, 'METRICS_PORT must be an integer from 0 to 65535, not "on".'],
     [{ METRICS_PORT: '65536' }, 'METRICS_PORT must be an integer from 0 to 65535'],
     [{ PORT: '9000', METRICS_PORT: '9000' }, 'METRICS_PORT must differ from PORT (both 9000)'],

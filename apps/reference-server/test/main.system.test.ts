@@ -1,13 +1,16 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatAuthorization, signBodySync } from '@institution-api/signing/node';
+import { signedRequest } from '@institution-api/test-support/signed-request';
+import { waitFor } from '@institution-api/test-support/wait-for';
 import { describe, expect, test } from 'vitest';
 import { exampleUser } from '../src/demo-banner.js';
+import { repeatWindowMs } from '../src/shutdown.js';
 import { openStorage } from '../src/storage/open-storage.js';
-import { mainJs, startBuiltServer } from './crash/built-server.js';
+import { type BuiltServer, mainJs, startBuiltServer } from './crash/built-server.js';
 
 const credential = {
   institution: 'Main Test Bank',
@@ -15,16 +18,53 @@ const credential = {
   secretKey: 'sk_main_test_0123456789abcdef',
 };
 
+/**
+ * A create of `length` body bytes, of which only `{` is sent: in flight until the rest comes or the
+ * connection is cut. Its `Expect: 100-continue` makes the server say when it has taken the
+ * request (its interim `100 Continue`), which is what this waits for before the first byte.
+ * `answer()` is what the server answered after that.
+ */
+async function inFlightRequest(
+  baseUrl: string,
+  length: number,
+): Promise<{ socket: Socket; answer: () => string }> {
+  const socket = connect(Number(new URL(baseUrl).port), '127.0.0.1');
+  await once(socket, 'connect');
+  socket.on('error', () => {});
+  let received = '';
+  socket.on('data', (chunk) => {
+    received += chunk;
+  });
+  socket.write(
+    `POST /api/v1/external/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`,
+  );
+  const interim = 'HTTP/1.1 100 Continue\r\n\r\n';
+  await waitFor(() => received.startsWith(interim), {
+    timeoutMs: 10_000,
+    intervalMs: 10,
+    message: () => `the server taking the request (100 Continue); received: ${received}`,
+  });
+  socket.write('{');
+  return { socket, answer: () => received.slice(interim.length) };
+}
+
 /** A create whose body never finishes arriving: in flight until the connection is cut. */
 async function hangingRequest(baseUrl: string): Promise<Socket> {
-  const socket = connect(Number(new URL(baseUrl).port), '127.0.0.1');
-  await new Promise((resolve) => socket.once('connect', resolve));
-  socket.on('error', () => {});
-  socket.write(
-    'POST /api/v1/external/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+  return (await inFlightRequest(baseUrl, 100)).socket;
+}
+
+/** The first log line (JSON, LOG_LEVEL info or lower) with `msg`, once the server has written it. */
+function loggedLine(server: BuiltServer, msg: string): Promise<Record<string, unknown>> {
+  return waitFor(
+    () =>
+      server
+        .stdout()
+        .split('\n')
+        .filter((line) => line.startsWith('{') && line.endsWith('}'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((line) => line.msg === msg),
+    { timeoutMs: 10_000, message: `the log line "${msg}"` },
   );
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  return socket;
 }
 
 describe('node dist/main.js', () => {
@@ -55,6 +95,11 @@ describe('node dist/main.js', () => {
     try {
       const server = await startBuiltServer({ DATABASE_URL: dir, NODE_ENV: 'production' });
       try {
+        // The banner is written at once, the log lines within the logger's periodic flush.
+        await waitFor(() => server.stdout().includes('credentials issue'), {
+          timeoutMs: 10_000,
+          message: 'the warning of no institution',
+        });
         const out = server.stdout();
         expect(out).not.toMatch(/public key:|secret key:|curl /);
         const lines = out.split('\n').filter((line) => line.includes('credentials issue'));
@@ -64,15 +109,13 @@ describe('node dist/main.js', () => {
           msg: expect.stringContaining('INSTITUTION_CREDENTIALS'),
         });
         // Any key at all, the demo's way of signing included: nothing is accepted.
-        const { text: body, signature } = signBodySync(exampleUser(), credential.secretKey);
-        const answer = await fetch(`${server.baseUrl}/api/v1/external/users`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            authorization: formatAuthorization(credential, signature),
-          },
-          body,
-        });
+        const request = signedRequest(
+          'POST',
+          `${server.baseUrl}/api/v1/external/users`,
+          credential,
+          { body: exampleUser(), messageSignature: false },
+        );
+        const answer = await fetch(request.url, request);
         expect(answer.status).toBe(401);
       } finally {
         server.child.kill('SIGTERM');
@@ -97,8 +140,8 @@ describe('node dist/main.js', () => {
     });
     try {
       expect(server.stdout()).not.toContain('demo institution');
-      const { text, signature } = signBodySync(
-        {
+      const request = signedRequest('POST', `${server.baseUrl}/api/v1/external/users`, credential, {
+        body: {
           email: 'main.test@example.com',
           firstName: 'Main',
           lastName: 'Test',
@@ -106,16 +149,9 @@ describe('node dist/main.js', () => {
           ghanaCardNumber: 'GHA-111222333-4',
           monthlyIncome: 1,
         },
-        credential.secretKey,
-      );
-      const answer = await fetch(`${server.baseUrl}/api/v1/external/users`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: formatAuthorization(credential, signature),
-        },
-        body: text,
+        messageSignature: false,
       });
+      const answer = await fetch(request.url, request);
       expect(answer.status).toBe(201);
       // The secret reaches neither stdout nor stderr (the logs).
       expect(server.stdout() + server.stderr()).not.toContain(credential.secretKey);
@@ -131,23 +167,14 @@ describe('node dist/main.js', () => {
       INSTITUTION_CREDENTIALS: JSON.stringify([credential]),
       LOG_LEVEL: 'info',
     });
-    const { port } = new URL(server.baseUrl);
     // A request whose body has not fully arrived is in flight when the signal comes.
-    const socket = connect(Number(port), '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    let response = '';
-    socket.on('data', (chunk) => {
-      response += chunk;
-    });
-    socket.write(
-      'POST /api/v1/external/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{',
-    );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const { socket, answer } = await inFlightRequest(server.baseUrl, 2);
     server.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await loggedLine(server, 'stopping: draining in-flight requests');
     expect(server.child.exitCode).toBeNull(); // still draining
     socket.write('}');
     expect(await server.exited).toBe(0);
+    const response = answer();
     expect(response).toMatch(/^HTTP\/1\.1 401 /);
     expect(response).toMatch(/connection: close/i);
     expect(server.stdout()).toContain('"msg":"stopped"');
@@ -176,11 +203,12 @@ describe('node dist/main.js', () => {
       LOG_LEVEL: 'info',
     });
     for (let i = 0; i < 3; i += 1) await fetch(`${server.baseUrl}/healthz`);
-    server.child.stdout?.destroy();
+    const stdout = server.child.stdout;
+    stdout?.destroy();
     // Nothing is written between the reader going and the signal: the stop's own log lines are
     // the first to meet the broken pipe, still in flight when the process exits. That is what
     // hung for good (pino's exit-time flush retries a broken pipe forever).
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (stdout && !stdout.closed) await once(stdout, 'close');
     const stopped = performance.now();
     server.child.kill('SIGTERM');
     const bound = setTimeout(() => server.child.kill('SIGKILL'), 20_000);
@@ -195,14 +223,20 @@ describe('node dist/main.js', () => {
     const server = await startBuiltServer({
       DATABASE_URL: 'memory://',
       INSTITUTION_CREDENTIALS: JSON.stringify([credential]),
+      LOG_LEVEL: 'info',
     });
     const socket = await hangingRequest(server.baseUrl); // holds the drain for 10 s
-    server.child.kill('SIGTERM');
     // The same stop: under npm start, Ctrl-C reaches the server twice, from the terminal and
     // forwarded by npm a moment later.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    server.child.kill('SIGTERM');
     server.child.kill('SIGINT');
-    await new Promise((resolve) => setTimeout(resolve, 1_400));
+    // The server's clock from when it took the first signal: a later one is a second signal.
+    const stopping = await loggedLine(server, 'stopping: draining in-flight requests');
+    const tookFirst = Date.parse(String(stopping.time));
+    await waitFor(() => Date.now() > tookFirst + repeatWindowMs, {
+      timeoutMs: repeatWindowMs + 10_000,
+      message: 'the repeat window to pass',
+    });
     expect(server.child.exitCode).toBeNull(); // still draining
     const second = performance.now();
     server.child.kill('SIGINT');

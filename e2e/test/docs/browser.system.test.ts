@@ -10,17 +10,18 @@
  * clipped, no sample line under the copy button. Screenshots of each are saved in
  * `test-results/screenshots/` (git-ignored) for a person to look at.
  *
- * In CI a missing browser fails the suite; elsewhere the suite is skipped with the reason printed.
+ * In CI a missing browser fails the suite; elsewhere it is skipped, the reason in its name.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { pathToFileURL, fileURLToPath as toPath } from 'node:url';
-import { chromiumPath, hasChromium, launchChromium } from '@institution-api/test-support/chromium';
+import { launchChromium } from '@institution-api/test-support/chromium';
 import {
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { describeWith } from '@institution-api/test-support/requirements';
 import {
   isInViewport,
   openWatchedPage,
@@ -64,18 +65,7 @@ function exampleId(operation: Operation, status: string): string {
   return id;
 }
 
-if (!hasChromium) {
-  const reason = `no browser at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`;
-  if (process.env.CI) {
-    it('has a browser to test the docs page in', () => {
-      throw new Error(reason);
-    });
-  } else {
-    console.warn(`browser.test.ts skipped: ${reason}`);
-  }
-}
-
-describe.skipIf(!hasChromium)('the docs page in chromium', () => {
+describeWith('chromium', 'the docs page in chromium', () => {
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let context: BrowserContext;
 

@@ -9,7 +9,7 @@
  * and the page opened from a file. Screenshots at 1440 and 800 px are saved in
  * `test-results/screenshots/console/` (git-ignored) for a person to look at.
  *
- * In CI a missing browser fails the suite; elsewhere the suite is skipped with the reason printed.
+ * In CI a missing browser fails the suite; elsewhere it is skipped, the reason in its name.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -20,12 +20,13 @@ import {
   signSync,
   verifyMessageSignatureSync,
 } from '@institution-api/signing/node';
-import { chromiumPath, hasChromium, launchChromium } from '@institution-api/test-support/chromium';
+import { launchChromium } from '@institution-api/test-support/chromium';
 import {
   type Credential,
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { describeWith } from '@institution-api/test-support/requirements';
 import { run } from '@institution-api/test-support/run-program';
 import { createSampleProject } from '@institution-api/test-support/sample-project';
 import { pathWithOnly, which } from '@institution-api/test-support/shell-tools';
@@ -35,7 +36,7 @@ import {
   type WatchedPage,
 } from '@institution-api/test-support/watched-page';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exportedFile } from '../workspaces.js';
 import { compileAndRun } from './support/typescript-sample.js';
 
@@ -47,18 +48,7 @@ const screenshots = fileURLToPath(
 const createSummary = /^Try it: Create a user, or add an existing user to the institution$/;
 const updateSummary = /^Try it: Update a user$/;
 
-if (!hasChromium) {
-  const reason = `no browser at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`;
-  if (process.env.CI) {
-    it('has a browser to test the console in', () => {
-      throw new Error(reason);
-    });
-  } else {
-    console.warn(`console/browser.test.ts skipped: ${reason}`);
-  }
-}
-
-describe.skipIf(!hasChromium)('the Try it console in chromium', () => {
+describeWith('chromium', 'the Try it console in chromium', () => {
   const credential: Credential = {
     institution: 'Docs console test',
     publicKey: `pk_console_${randomBytes(6).toString('hex')}`,

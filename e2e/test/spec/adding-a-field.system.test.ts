@@ -16,16 +16,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import {
-  postgresUnavailableReason,
-  type RunningPostgres,
-  startPostgres,
-} from '@institution-api/test-support/postgres';
+import { type RunningPostgres, startPostgres } from '@institution-api/test-support/postgres';
 import {
   type Credential,
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { describeWith } from '@institution-api/test-support/requirements';
 import { buildSpecVariant, type SpecVariant } from '@institution-api/test-support/spec-variant';
 import { distinctUserBody } from '@institution-api/test-support/user-bodies';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -497,9 +494,7 @@ describe('on the embedded SQLite database', { timeout: 120_000 }, () => {
   roundTrip(() => join(scratch, 'field.sqlite'));
 });
 
-const unavailable = postgresUnavailableReason();
-const skipReason = unavailable && !process.env.CI ? unavailable : undefined;
-describe.skipIf(skipReason)('on PostgreSQL', { timeout: 120_000 }, () => {
+describeWith('postgres', 'on PostgreSQL', { timeout: 120_000 }, () => {
   let postgres: RunningPostgres | undefined;
   beforeAll(async () => {
     postgres = await startPostgres();

@@ -8,19 +8,18 @@
  *   no `crypto.subtle`: the call resolves with `signing-unavailable`, and nothing is sent.
  * The page is bundled by esbuild for the browser, so the signer is the Web Crypto side.
  */
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { launchChromium } from '@institution-api/test-support/chromium';
 import {
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { describeWith } from '@institution-api/test-support/requirements';
 import { build } from 'esbuild';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 /** A name that is not localhost, resolved by Chromium to this machine: not a secure context. */
 const lanName = 'lan.test';
 const credential = {
@@ -32,7 +31,7 @@ const credential = {
 let pages: Server;
 let port: number;
 let api: RunningServer;
-let browser: Browser;
+let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
 
 beforeAll(async () => {
   const bundle = await build({
@@ -68,17 +67,8 @@ afterAll(async () => {
 
 /** Opens the page at `origin`; resolves with its results and the requests it sent to the API. */
 async function visit(origin: string) {
-  browser ??= await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      `--host-resolver-rules=MAP ${lanName} 127.0.0.1`,
-    ],
-  });
-  const page = await browser.newPage();
+  browser ??= await launchChromium({ args: [`--host-resolver-rules=MAP ${lanName} 127.0.0.1`] });
+  const page = await browser.context.newPage();
   const toApi: string[] = [];
   page.on('request', (request) => {
     if (request.url().startsWith(api.url)) toApi.push(`${request.method()} ${request.url()}`);
@@ -91,7 +81,7 @@ async function visit(origin: string) {
   return { results, toApi };
 }
 
-describe.skipIf(!existsSync(chromiumPath) && !process.env.CI)('the client in Chromium', () => {
+describeWith('chromium', 'the client in Chromium', () => {
   it('from a secure context on another origin: X-Request-Id and Prefer pass CORS, the answers’ fields are readable', {
     timeout: 120_000,
   }, async () => {

@@ -4,26 +4,18 @@
  * does for a 429), re-sends the same signed bytes, and returns the created user once the database
  * is back; the caller never sees the outage.
  */
-import {
-  postgresUnavailableReason,
-  type RunningPostgres,
-  startPostgres,
-} from '@institution-api/test-support/postgres';
+import { type RunningPostgres, startPostgres } from '@institution-api/test-support/postgres';
 import {
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeWith } from '@institution-api/test-support/requirements';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUsersClient } from '../src/users-client.js';
 import { CREDENTIALS, momoAccountUser } from './support/examples.js';
 import { requestOf } from './support/recording-fetch.js';
 
-const unavailable = postgresUnavailableReason();
-// CI installs postgresql-15, so there a missing server fails the suite (in startPostgres) instead.
-const suite = unavailable && !process.env.CI ? describe.skip : describe;
-if (unavailable && !process.env.CI) console.warn(`client outage test skipped: ${unavailable}`);
-
-suite('createUser while the service database restarts', () => {
+describeWith('postgres', 'createUser while the service database restarts', () => {
   let postgres: RunningPostgres;
   let server: RunningServer;
   beforeAll(async () => {

@@ -4,8 +4,8 @@
  * time per run) are printed as a table at the end.
  */
 
-import { postgresUnavailableReason } from '@institution-api/test-support/postgres';
 import type { RunningServer } from '@institution-api/test-support/reference-server';
+import { describeWith } from '@institution-api/test-support/requirements';
 import { openapiDocument } from '@institution-api/types';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../src/run/run-conformance.js';
@@ -57,13 +57,9 @@ describe('the reference server on the embedded SQLite engine', () => {
   );
 });
 
-const unavailable = postgresUnavailableReason();
-describe.skipIf(unavailable !== undefined && !process.env.CI)(
-  'the reference server on PostgreSQL 15',
-  () => {
-    const server = suiteServer({ postgres: true });
-    it(`passes every check at seeds ${SEEDS.join(', ')}`, { timeout: 300_000 }, () =>
-      cleanRuns('PostgreSQL', server),
-    );
-  },
-);
+describeWith('postgres', 'the reference server on PostgreSQL 15', () => {
+  const server = suiteServer({ postgres: true });
+  it(`passes every check at seeds ${SEEDS.join(', ')}`, { timeout: 300_000 }, () =>
+    cleanRuns('PostgreSQL', server),
+  );
+});

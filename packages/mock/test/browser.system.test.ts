@@ -6,15 +6,15 @@
  * as the browser fails it (a `TypeError`), one that lists it is answered.
  * The page is bundled by esbuild for the browser, so nothing of Node can reach it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { launchChromium } from '@institution-api/test-support/chromium';
+import { testWith } from '@institution-api/test-support/requirements';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const worker = fileURLToPath(import.meta.resolve('msw/mockServiceWorker.js'));
 
 let server: Server;
@@ -45,17 +45,14 @@ afterAll(
   () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
 );
 
-it.skipIf(!existsSync(chromiumPath) && !process.env.CI)(
+testWith(
+  'chromium',
   'answers in Chromium through MSW’s Service Worker as it does in Node',
   { timeout: 120_000 },
   async () => {
-    const browser = await chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    const browser = await launchChromium();
     try {
-      const page = await browser.newPage();
+      const page = await browser.context.newPage();
       await page.goto(url);
       await page.waitForFunction(() => window.results !== undefined, undefined, {
         timeout: 60_000,

@@ -6,7 +6,6 @@
  * as written.
  */
 
-import { signMessageSync, signSync } from '@institution-api/signing/node';
 import type { ListeningProcess } from '@institution-api/test-support/listening-process';
 import {
   type RawAnswer,
@@ -17,6 +16,7 @@ import {
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { signedRequest } from '@institution-api/test-support/signed-request';
 import { distinctUserBody } from '@institution-api/test-support/user-bodies';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTITUTIONS } from './support/institutions.js';
@@ -154,25 +154,17 @@ function signedRaw(
   body: string,
   options: { signedFor?: string; components?: string[]; host?: string | string[] } = {},
 ): RawRequest {
-  const message = options.signedFor
-    ? signMessageSync(
-        { method, url: options.signedFor, body },
-        {
-          keyId: signer.publicKey,
-          secretKey: signer.secretKey,
-          ...(options.components ? { components: options.components } : {}),
-        },
-      )
-    : {};
+  const { headers } = signedRequest(method, options.signedFor ?? target, signer, {
+    body,
+    messageSignature: options.signedFor
+      ? { ...(options.components ? { components: options.components } : {}) }
+      : false,
+  });
   return {
     method,
     target,
     ...(options.host === undefined ? {} : { host: options.host }),
-    headers: {
-      'content-type': 'application/json',
-      authorization: `${signer.publicKey}:${signSync(body, signer.secretKey)}`,
-      ...message,
-    },
+    headers,
     body,
   };
 }

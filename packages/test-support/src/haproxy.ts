@@ -29,11 +29,13 @@ export function haproxyBinary(): string | undefined {
 }
 
 /**
- * Why HAProxy cannot be started here, or undefined when it can. Suites skip with this reason
- * locally; with CI set they must not skip (CI installs haproxy), so {@link startHaproxy} fails.
+ * Why HAProxy cannot be started here, or undefined when it can; a suite that needs it says so with
+ * `describeWith('haproxy', …)` (requirements.ts).
  */
 export function haproxyUnavailableReason(): string | undefined {
-  return haproxyBinary() ? undefined : 'haproxy not found on PATH or in /usr/sbin: install haproxy';
+  return haproxyBinary()
+    ? undefined
+    : 'haproxy not found on PATH or in /usr/sbin: apt-get install haproxy (or set HAPROXY_BIN)';
 }
 
 /**

@@ -58,8 +58,8 @@ export interface PostgresOptions {
 }
 
 /**
- * Why PostgreSQL cannot be started here, or undefined when it can. Suites skip with this reason
- * locally; with CI set they must not skip (CI installs postgresql-15), so startPostgres fails.
+ * Why PostgreSQL cannot be started here, or undefined when it can; a suite that needs it says so
+ * with `describeWith('postgres', …)` (requirements.ts), and startPostgres fails with this reason.
  */
 export function postgresUnavailableReason(): string | undefined {
   const missing = ['initdb', 'pg_ctl', 'psql'].filter(
@@ -67,8 +67,8 @@ export function postgresUnavailableReason(): string | undefined {
   );
   return missing.length === 0
     ? undefined
-    : `PostgreSQL server binaries (${missing.join(', ')}) not found in ${postgresBinDir}; ` +
-        'install postgresql-15 or set PG_BIN';
+    : `PostgreSQL server binaries (${missing.join(', ')}) not found in ${postgresBinDir}: ` +
+        'apt-get install postgresql-15 (or set PG_BIN)';
 }
 
 /**

@@ -7,17 +7,12 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { acceptsConnections } from '../src/free-port.ts';
-import { postgresUnavailableReason } from '../src/postgres.ts';
+import { describeWith } from '../src/requirements.ts';
 
 const postgresModule = fileURLToPath(new URL('../src/postgres.ts', import.meta.url));
-const unavailable = postgresUnavailableReason();
-// CI installs postgresql-15: there a missing server fails (in startPostgres) instead of skipping.
-const skip = Boolean(unavailable) && !process.env.CI;
-if (skip) console.warn(`postgres.test.ts skipped: ${unavailable}`);
-
-describe.skipIf(skip)('startPostgres', () => {
+describeWith('postgres', 'startPostgres', () => {
   it('stops the server when the process that started it is killed before its teardown', async () => {
     const program = `
       import { startPostgres } from ${JSON.stringify(postgresModule)};

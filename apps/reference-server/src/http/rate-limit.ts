@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Storage } from '../storage/types.js';
 import { HttpProblem, problemKinds } from './problem.js';
 
-/** The window RATE_LIMIT_PER_MINUTE counts in, in seconds. */
+/** The window RATE_LIMIT_PER_MINUTE counts in, in seconds (RATE_LIMIT_WINDOW_SECONDS in tests). */
 export const rateLimitWindowSeconds = 60;
 
 /** The policy's name in the RateLimit header fields: each institution has its own budget. */
@@ -30,21 +30,23 @@ const policyName = 'per-institution';
 export function rateLimitPerInstitution(
   storage: Pick<Storage, 'rateLimiter'>,
   perMinute: number,
+  windowSeconds = rateLimitWindowSeconds,
 ): RequestHandler {
-  const limiter = storage.rateLimiter(perMinute, rateLimitWindowSeconds);
-  const policy = `"${policyName}";q=${perMinute};w=${rateLimitWindowSeconds}`;
+  const limiter = storage.rateLimiter(perMinute, windowSeconds);
+  const policy = `"${policyName}";q=${perMinute};w=${windowSeconds}`;
+  const window = windowSeconds === 60 ? 'a minute' : `${windowSeconds} s`;
   return async (_req, res, next) => {
     const institution = res.locals.institution;
     if (!institution) throw new Error('The rate limit ran before authentication.');
-    const window = await limiter.consume(institution.id);
-    const seconds = Math.ceil(window.resetsInMs / 1000);
+    const counted = await limiter.consume(institution.id);
+    const seconds = Math.ceil(counted.resetsInMs / 1000);
     res.setHeader('RateLimit-Policy', policy);
-    res.setHeader('RateLimit', `"${policyName}";r=${window.remaining};t=${seconds}`);
-    if (window.allowed) return next();
+    res.setHeader('RateLimit', `"${policyName}";r=${counted.remaining};t=${seconds}`);
+    if (counted.allowed) return next();
     next(
       new HttpProblem(
         problemKinds.rateLimited,
-        `This institution sent more than ${perMinute} requests in a minute; retry after the number of seconds in Retry-After.`,
+        `This institution sent more than ${perMinute} requests in ${window}; retry after the number of seconds in Retry-After.`,
         undefined,
         { 'Retry-After': String(Math.max(1, seconds)) },
       ),

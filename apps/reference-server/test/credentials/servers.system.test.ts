@@ -10,11 +10,7 @@ import { execFile as execFileCallback, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { formatAuthorization, signSync } from '@institution-api/signing/node';
-import {
-  postgresUnavailableReason,
-  type RunningPostgres,
-} from '@institution-api/test-support/postgres';
+import type { RunningPostgres } from '@institution-api/test-support/postgres';
 import { startPostgresDatabase } from '@institution-api/test-support/postgres-database';
 import {
   type Credential,
@@ -23,18 +19,15 @@ import {
   startReferenceServer,
   testCredentialsEncryptionKey,
 } from '@institution-api/test-support/reference-server';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describeWith } from '@institution-api/test-support/requirements';
+import { type KeyPair, signedRequest } from '@institution-api/test-support/signed-request';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { credentialTtlMs } from '../../src/credentials/credential-cache.js';
 
 const execFile = promisify(execFileCallback);
 const commandJs = fileURLToPath(
   new URL('../../dist/credentials/credentials-command.js', import.meta.url),
 );
-
-const unavailable = postgresUnavailableReason();
-// CI installs postgresql-15, so there a missing server fails the suite (in startPostgres) instead.
-const skipReason = unavailable && !process.env.CI ? unavailable : undefined;
-if (skipReason) console.warn(`key lifecycle on two servers skipped: ${skipReason}`);
 
 /** Room for a loaded machine beyond the bound: the polls, a busy event loop. */
 const marginMs = 5_000;
@@ -56,16 +49,13 @@ const probeBody = JSON.stringify({
   monthlyIncome: 0,
 });
 
-async function probe(server: RunningServer, key: { publicKey: string; secretKey: string }) {
-  const answer = await fetch(`${server.url}/api/v1/external/users/${nobody}`, {
-    method: 'PUT',
-    headers: {
-      'content-type': 'application/json',
-      authorization: formatAuthorization(key, signSync(probeBody, key.secretKey)),
-      'x-request-id': 'probe',
-    },
+async function probe(server: RunningServer, key: KeyPair) {
+  const request = signedRequest('PUT', `${server.url}/api/v1/external/users/${nobody}`, key, {
     body: probeBody,
+    headers: { 'x-request-id': 'probe' },
+    messageSignature: false,
   });
+  const answer = await fetch(request.url, request);
   const headers = [...answer.headers.entries()].filter(([name]) => name !== 'date');
   return { status: answer.status, text: await answer.text(), headers };
 }
@@ -73,7 +63,7 @@ async function probe(server: RunningServer, key: { publicKey: string; secretKey:
 /** Probes `server` until it answers 401 or `limitMs` passes; ms from `since` to the first 401. */
 async function msUntilRefused(
   server: RunningServer,
-  key: { publicKey: string; secretKey: string },
+  key: KeyPair,
   since: number,
   limitMs: number,
 ): Promise<number> {
@@ -87,7 +77,8 @@ async function msUntilRefused(
   }
 }
 
-describe.skipIf(skipReason)(
+describeWith(
+  'postgres',
   'the key lifecycle on two servers sharing one PostgreSQL',
   { timeout: 120_000 },
   () => {

@@ -5,24 +5,16 @@
  * absolute-form target is served (spec: `InstitutionSignature`; "Assumptions", message
  * signatures).
  */
-import {
-  haproxyUnavailableReason,
-  type RunningHaproxy,
-  startHaproxy,
-} from '@institution-api/test-support/haproxy';
+import { type RunningHaproxy, startHaproxy } from '@institution-api/test-support/haproxy';
 import { type RawRequest, sendRaw } from '@institution-api/test-support/raw-request';
 import {
   type Credential,
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describeWith } from '@institution-api/test-support/requirements';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { newUser, prepareRequest } from '../http/harness.js';
-
-const unavailable = haproxyUnavailableReason();
-// CI installs haproxy: there a missing binary fails (in startHaproxy) instead of skipping.
-const skip = Boolean(unavailable) && !process.env.CI;
-if (skip) console.warn(`haproxy.test.ts skipped: ${unavailable}`);
 
 const users = '/api/v1/external/users';
 const delta: Credential = {
@@ -37,7 +29,7 @@ const alpha: Credential = {
   secretKey: 'haproxy-alpha-secret-0123456789',
 };
 
-describe.skipIf(skip)('the server behind deploy/haproxy.cfg', () => {
+describeWith('haproxy', 'the server behind deploy/haproxy.cfg', () => {
   let server: RunningServer;
   let haproxy: RunningHaproxy;
   let authority = '';

@@ -1,5 +1,5 @@
-import { formatAuthorization, signBodySync } from '@institution-api/signing/node';
 import type { Credential } from '@institution-api/test-support/reference-server';
+import { signedRequest } from '@institution-api/test-support/signed-request';
 
 /** One answer to a create of the load. */
 export interface CreateAnswer {
@@ -49,15 +49,11 @@ export function startCreateLoad(
         ghanaCardNumber: card,
         monthlyIncome: n,
       };
-      const { text, signature } = signBodySync(body, credential.secretKey);
-      const response = await fetch(`${baseUrl}/api/v1/external/users`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: formatAuthorization(credential, signature),
-        },
-        body: text,
+      const request = signedRequest('POST', `${baseUrl}/api/v1/external/users`, credential, {
+        body,
+        messageSignature: false,
       });
+      const response = await fetch(request.url, request);
       const answer = (await response.json()) as { id?: string; type?: string };
       const backend = response.headers.get('x-backend');
       answers.push({

@@ -3,27 +3,22 @@
  * every connection killed, too many clients. For each: every answer during the fault is 201 or a
  * 503 `unavailable` with `Retry-After` (never a 500), creates succeed again within 2 s of the
  * database's return without restarting the server, every acknowledged create is stored, and the
- * log says the outage once when it starts and once when it ends.
+ * log says the outage once when it starts and once when it ends. Each fault lasts until the server
+ * has refused a create or logged the outage, and each test waits for the log's lines, not a time.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  postgresUnavailableReason,
-  type RunningPostgres,
-  startPostgres,
-} from '@institution-api/test-support/postgres';
+import { type RunningPostgres, startPostgres } from '@institution-api/test-support/postgres';
 import {
   type Credential,
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { describeWith } from '@institution-api/test-support/requirements';
 import pg from 'pg';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, expect, test } from 'vitest';
 import { type CreateAnswer, countByStatus, startCreateLoad } from './load.js';
-
-const unavailable = postgresUnavailableReason();
-// CI installs postgresql-15, so there a missing server fails the suite (in startPostgres) instead.
-const suite = unavailable && !process.env.CI ? describe.skip : describe;
-if (unavailable && !process.env.CI) console.warn(`PostgreSQL fault tests skipped: ${unavailable}`);
+import { waitForOutageLog } from './outage-logged.js';
+import { countStoredUsers } from './stored-users.js';
 
 /** Within this long of the database's return, creates must succeed again. */
 const recoveryBoundMs = 2_000;
@@ -35,7 +30,7 @@ const credential: Credential = {
 };
 
 // Each test starts its own PostgreSQL and server: more than vitest's 30 s under a loaded CI.
-suite('PostgreSQL faults under load', { timeout: 90_000 }, () => {
+describeWith('postgres', 'PostgreSQL faults under load', { timeout: 90_000 }, () => {
   let postgres: RunningPostgres;
   let server: RunningServer;
 
@@ -59,13 +54,10 @@ suite('PostgreSQL faults under load', { timeout: 90_000 }, () => {
 
   /** Every acknowledged create is a row of the database. */
   const expectStored = async (answers: CreateAnswer[]) => {
-    const ids = answers.filter((a) => a.status === 201).map((a) => `'${a.id}'`);
+    const ids = answers.filter((a) => a.status === 201).map((a) => a.id as string);
     expect(ids.length).toBeGreaterThan(0);
-    const found = await postgres.psql(
-      `SELECT count(*) FROM users WHERE id IN (${ids.join(',')})`,
-      'app',
-    );
-    expect(Number(found)).toBe(ids.length);
+    const appDatabase = postgres.url.replace(/\/postgres$/, '/app');
+    expect(await countStoredUsers(appDatabase, ids)).toBe(ids.length);
   };
 
   /** Only 201 and 503 `unavailable` with Retry-After: 1, and at least one of the latter. */
@@ -101,17 +93,18 @@ suite('PostgreSQL faults under load', { timeout: 90_000 }, () => {
     expect(lines.filter((l) => l.msg === 'request failed')).toEqual([]);
   };
 
-  test('restarted (pg_ctl stop -m fast, 1.5 s down): 503s, then 201s within 2 s, nothing lost', async () => {
+  test('restarted (pg_ctl stop -m fast, down until creates are refused): 503s, then 201s within 2 s, nothing lost', async () => {
     await start();
     const load = startCreateLoad(server.url, credential);
     await load.next(201, 0, 10_000);
+    const stoppedAt = performance.now();
     await postgres.pause();
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await load.next(503, stoppedAt, 10_000);
     await postgres.resume();
     const back = performance.now();
     const recovered = await load.next(201, back, recoveryBoundMs);
-    // Past outageQuietMs, so that the end of the outage is logged.
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    // The end of the outage is logged once the database has answered for outageQuietMs.
+    await waitForOutageLog(server, 'ended');
     const answers = await load.stop();
     const counts = expectOnlyUnavailable(answers);
     console.log(
@@ -130,8 +123,8 @@ suite('PostgreSQL faults under load', { timeout: 90_000 }, () => {
       `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = 'app'`,
     );
     const recovered = await load.next(201, performance.now(), recoveryBoundMs);
-    // Past outageQuietMs, so that the end of the outage is logged.
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    // Whatever outage the kill made is over in the log too.
+    await waitForOutageLog(server, 'settled');
     const answers = await load.stop();
     const counts = countByStatus(answers);
     // A connection killed while idle costs nothing; one killed mid-statement is a 503.
@@ -190,12 +183,13 @@ suite('PostgreSQL faults under load', { timeout: 90_000 }, () => {
     }
     const refused = await load.next(503, faultAt, 5_000);
     expect(refused.problemType).toBe('urn:institution-api:problem:unavailable');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The slots stay taken until the server has logged the outage.
+    await waitForOutageLog(server, 'began');
     await Promise.all(hogs.map((client) => client.end()));
     const freed = performance.now();
     const recovered = await load.next(201, freed, recoveryBoundMs);
-    // Past outageQuietMs, so that the end of the outage is logged.
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    // The end of the outage is logged once the database has answered for outageQuietMs.
+    await waitForOutageLog(server, 'ended');
     const answers = await load.stop();
     const counts = expectOnlyUnavailable(answers);
     console.log(

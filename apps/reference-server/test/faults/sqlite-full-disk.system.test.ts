@@ -20,6 +20,7 @@ import {
 } from '@institution-api/test-support/reference-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { countByStatus, startCreateLoad } from './load.js';
+import { waitForOutageLog } from './outage-logged.js';
 
 const recoveryBoundMs = 2_000;
 
@@ -87,12 +88,13 @@ describe('the embedded database on a full disk', { timeout: 90_000 }, () => {
       const refused = await load.next(503, fullAt, 10_000);
       expect(refused.retryAfter).toBe('1');
       expect(refused.problemType).toBe('urn:institution-api:problem:unavailable');
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // The disk stays full until the server has logged the outage.
+      await waitForOutageLog(server, 'began');
       await rm(filler);
       const freed = performance.now();
       const recovered = await load.next(201, freed, recoveryBoundMs);
-      // Past outageQuietMs, so that the end of the outage is logged.
-      await new Promise((resolve) => setTimeout(resolve, 1_300));
+      // The end of the outage is logged once the database has answered for outageQuietMs.
+      await waitForOutageLog(server, 'ended');
       const answers = await load.stop();
       const counts = countByStatus(answers);
       expect(Object.keys(counts).sort(), JSON.stringify(counts)).toEqual(['201', '503']);
@@ -114,9 +116,11 @@ describe('the embedded database on a full disk', { timeout: 90_000 }, () => {
       const db = new DatabaseSync(join(dataDir, 'reference-server.sqlite'), { readOnly: true });
       try {
         const ids = answers.filter((a) => a.status === 201).map((a) => a.id as string);
+        // One parameter, a JSON array, whatever the number of ids the load made (SQLite takes
+        // at most 32,766 parameters in a statement).
         const stored = db
-          .prepare(`SELECT count(*) AS n FROM users WHERE id IN (${ids.map(() => '?').join(',')})`)
-          .get(...ids) as { n: number };
+          .prepare('SELECT count(*) AS n FROM users WHERE id IN (SELECT value FROM json_each(?))')
+          .get(JSON.stringify(ids)) as { n: number };
         expect(stored.n).toBe(ids.length);
       } finally {
         db.close();

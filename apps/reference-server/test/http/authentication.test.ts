@@ -1,5 +1,6 @@
-import { formatAuthorization, signSync } from '@institution-api/signing/node';
+import { authorizationHeader } from '@institution-api/test-support/signed-request';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { InstitutionCredential } from '../../src/storage/types.js';
 import { type Answer, newUser, startTestServer, type TestServer } from './harness.js';
 
 let server: TestServer;
@@ -26,6 +27,10 @@ function sendRaw(text: string, authorization: string | undefined): Promise<Answe
   });
 }
 
+/** The first and second institution of the server. */
+const alpha = () => server.institutions[0] as InstitutionCredential;
+const beta = () => server.institutions[1] as InstitutionCredential;
+
 /** The log lines of the request whose response carried this request id. */
 function logsOf(answer: Answer) {
   const id = answer.headers.get('x-request-id');
@@ -39,19 +44,19 @@ describe('every authentication failure answers the same 401 and logs why', () =>
     ['malformed-header', () => 'no colon here'],
     ['malformed-header', () => `${server.institutions[0]?.publicKey}:NOT-HEX`],
     ['malformed-header', () => `HMAC ${server.institutions[0]?.publicKey}:${'a'.repeat(64)}`],
-    ['unknown-public-key', () => `pk_nobody:${signSync(text, 'a-guessed-secret-key')}`],
+    [
+      'unknown-public-key',
+      () =>
+        authorizationHeader({ publicKey: 'pk_nobody', secretKey: 'a-guessed-secret-key' }, text),
+    ],
     [
       'wrong-signature',
-      () => formatAuthorization(server.institutions[0] ?? '', signSync(text, 'not-the-secret-key')),
+      () => authorizationHeader(alpha(), text, { secretKey: 'not-the-secret-key' }),
     ],
     [
       'wrong-signature',
       // Another institution's valid signature under this institution's public key.
-      () =>
-        formatAuthorization(
-          server.institutions[0] ?? '',
-          signSync(text, server.institutions[1]?.secretKey ?? ''),
-        ),
+      () => authorizationHeader(beta(), text, { publicKey: alpha().publicKey }),
     ],
   ];
 
@@ -67,7 +72,7 @@ describe('every authentication failure answers the same 401 and logs why', () =>
     for (const institution of server.institutions) {
       expect(logText).not.toContain(institution.secretKey);
     }
-    expect(logText).not.toContain(signSync(text, server.institutions[0]?.secretKey ?? ''));
+    expect(logText).not.toContain(authorizationHeader(alpha(), text).split(':')[1]);
     const presented = header()?.split(':')[1];
     if (presented && presented.length > 10) expect(logText).not.toContain(presented);
   });
@@ -82,9 +87,7 @@ describe('every authentication failure answers the same 401 and logs why', () =>
 test('the signature covers the exact bytes: a re-serialized body does not verify', async () => {
   const user = newUser();
   const signed = JSON.stringify(user);
-  const institution = server.institutions[0];
-  if (!institution) throw new Error('no institution');
-  const header = formatAuthorization(institution, signSync(signed, institution.secretKey));
+  const header = authorizationHeader(alpha(), signed);
   // Same JSON value, other bytes (pretty-printed): must not verify.
   const reserialized = await sendRaw(JSON.stringify(user, null, 2), header);
   expect(reserialized.status).toBe(401);

@@ -1,11 +1,10 @@
 import type { AddressInfo } from 'node:net';
+import type { SignatureOptions } from '@institution-api/signing/node';
 import {
-  formatAuthorization,
-  type MessageSignatureOptions,
-  type SignatureOptions,
-  signMessageSync,
-  signSync,
-} from '@institution-api/signing/node';
+  type KeyPair,
+  type MessageSignatureChanges,
+  signedRequest,
+} from '@institution-api/test-support/signed-request';
 import { distinctUserBody } from '@institution-api/test-support/user-bodies';
 import { openapiDocument, type UserInput } from '@institution-api/types';
 import { createSpecSchemas } from '@institution-api/types/spec-ajv';
@@ -36,17 +35,17 @@ export interface SendOptions {
   /** The body: a value is sent as `JSON.stringify(value)`; a string or bytes exactly as given. */
   body?: unknown;
   /** Who signs; default the first institution; `null` sends no Authorization header. */
-  as?: InstitutionCredential | null;
+  as?: KeyPair | null;
   /** Signature options of the signer (default: the server's). */
   signature?: SignatureOptions;
-  /** Extra or replacing headers (set `content-type` here to change it). */
+  /** Extra or replacing headers, whatever their case (set `content-type` here to change it). */
   headers?: Record<string, string>;
   /**
    * An RFC 9421 message signature by the signer as well (`Signature-Input`, `Signature`,
    * `Content-Digest`, by @institution-api/signing): `true` with its defaults (now, a random nonce),
    * or the options to change; none when absent.
    */
-  messageSignature?: true | Partial<Omit<MessageSignatureOptions, 'keyId' | 'secretKey'>>;
+  messageSignature?: true | MessageSignatureChanges;
   /** The URL the message signature is made for: the server's base URL and `path` unless given. */
   messageSignatureUrl?: string;
 }
@@ -74,66 +73,30 @@ export interface TestServer {
 }
 
 /**
- * The one signed request of the server's tests: `method path` with `options.body`, signed by
- * `options.as` (`null`: not signed) over the exact bytes sent, and with an RFC 9421 message
- * signature for `options.messageSignatureUrl` (`baseUrl` + `path` by default) when asked. For a
- * server this file did not start, too (a process, behind HAProxy).
+ * The one signed request of the server's tests, by test-support's helper: `method path` with
+ * `options.body`, signed by `options.as` (`null`: not signed) over the exact bytes sent, and with
+ * an RFC 9421 message signature for `options.messageSignatureUrl` (`baseUrl` + `path` by default)
+ * when asked. For a server this file did not start, too (a process, behind HAProxy).
  */
 export function prepareRequest(
   baseUrl: string,
   method: string,
   path: string,
-  options: Omit<SendOptions, 'as'> & {
-    as: Pick<InstitutionCredential, 'publicKey' | 'secretKey'> | null;
-  },
+  options: SendOptions & { as: KeyPair | null },
 ): Captured {
-  const {
+  const { body, as, signature, headers, messageSignature, messageSignatureUrl } = options;
+  const request = signedRequest(method, `${baseUrl}${path}`, as, {
     body,
-    as: signer,
-    signature,
-    headers = {},
-    messageSignature,
-    messageSignatureUrl,
-  } = options;
-  const payload =
-    body === undefined
-      ? undefined
-      : typeof body === 'string' || body instanceof Uint8Array
-        ? body
-        : JSON.stringify(body);
-  const signedMessage =
-    signer && messageSignature
-      ? signMessageSync(
-          {
-            method,
-            url: messageSignatureUrl ?? `${baseUrl}${path}`,
-            ...(payload === undefined ? {} : { body: payload }),
-          },
-          {
-            keyId: signer.publicKey,
-            secretKey: signer.secretKey,
-            ...(messageSignature === true ? {} : messageSignature),
-          },
-        )
-      : {};
-  return {
-    method,
-    path,
-    body: payload,
-    headers: {
-      ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(signer
-        ? {
-            authorization: formatAuthorization(
-              signer,
-              signSync(payload ?? '', signer.secretKey, signature),
-            ),
-          }
-        : {}),
-      ...signedMessage,
-      ...headers,
-    },
-  };
+    ...(headers ? { headers } : {}),
+    ...(signature ? { authorization: signature } : {}),
+    messageSignature: messageSignature
+      ? {
+          ...(messageSignature === true ? {} : messageSignature),
+          ...(messageSignatureUrl ? { url: messageSignatureUrl } : {}),
+        }
+      : false,
+  });
+  return { method, path, headers: request.headers, body: request.body };
 }
 
 /**
@@ -149,6 +112,7 @@ export async function startTestServer(
     /** Share another test server's storage (and institutions) instead of opening a new one. */
     shareWith?: TestServer;
     rateLimitPerMinute?: number;
+    rateLimitWindowSeconds?: number;
     corsAllowOrigins?: string[];
     timeouts?: HttpTimeouts;
     metrics?: Metrics;
@@ -181,6 +145,9 @@ export async function startTestServer(
     ...(options.signature ? { signature: options.signature } : {}),
     ...(options.docsPage ? { docsPage: options.docsPage } : {}),
     ...(options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {}),
+    ...(options.rateLimitWindowSeconds
+      ? { rateLimitWindowSeconds: options.rateLimitWindowSeconds }
+      : {}),
     ...(options.corsAllowOrigins ? { corsAllowOrigins: options.corsAllowOrigins } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.now ? { now: options.now } : {}),

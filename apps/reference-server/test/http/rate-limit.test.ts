@@ -93,6 +93,31 @@ describe('RATE_LIMIT_PER_MINUTE (spec Assumptions, "Rate limits")', () => {
     }
   });
 
+  test('RATE_LIMIT_WINDOW_SECONDS (for tests) shortens the window, and the fields and the 429 say so', async () => {
+    const limited = await startTestServer({
+      shareWith: server,
+      rateLimitPerMinute: 1,
+      rateLimitWindowSeconds: 2,
+    });
+    try {
+      const [, , gamma] = limited.institutions;
+      const send = () =>
+        limited.send('POST', '/api/v1/external/users', { body: newUser(), as: gamma });
+      const created = await send();
+      expect(created.status).toBe(201);
+      expect(rateLimitOf(created).policy).toBe('"per-institution";q=1;w=2');
+      expect(rateLimitOf(created).resetSeconds).toBeLessThanOrEqual(2);
+      const refused = await send();
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(2);
+      expect(refused.body).toMatchObject({
+        detail: expect.stringMatching(/^This institution sent more than 1 requests in 2 s;/),
+      });
+    } finally {
+      await limited.close();
+    }
+  });
+
   test('every answer to an authenticated request carries both fields; unauthenticated ones neither', async () => {
     const limited = await startTestServer({ shareWith: server, rateLimitPerMinute: 100 });
     try {

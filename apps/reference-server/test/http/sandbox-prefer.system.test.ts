@@ -3,11 +3,11 @@
  * honoured as `npm start` runs it, after the signature is checked and with nothing written;
  * ignored with NODE_ENV=production (the production image) unless SANDBOX_PREFER=1.
  */
-import { signMessageSync, signSync } from '@institution-api/signing/node';
 import {
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { signedRequest } from '@institution-api/test-support/signed-request';
 import { openapiDocument } from '@institution-api/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -22,15 +22,17 @@ const body = JSON.stringify(
 );
 
 function create(server: RunningServer, prefer: string, signed = true) {
-  return fetch(`${server.url}/api/v1/external/users`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      prefer,
-      ...(signed ? { authorization: `${pair.publicKey}:${signSync(body, pair.secretKey)}` } : {}),
+  const request = signedRequest(
+    'POST',
+    `${server.url}/api/v1/external/users`,
+    signed ? pair : null,
+    {
+      body,
+      headers: { prefer },
+      messageSignature: false,
     },
-    body,
-  });
+  );
+  return fetch(request.url, request);
 }
 
 describe('in sandbox mode (no NODE_ENV, as npm start runs it)', () => {
@@ -51,18 +53,12 @@ describe('in sandbox mode (no NODE_ENV, as npm start runs it)', () => {
   });
 
   it('records the nonce of a request signed both ways before forcing its answer: its replay is refused', async () => {
-    const url = `${server.url}/api/v1/external/users`;
-    const headers = {
-      'content-type': 'application/json',
-      prefer: 'code=409',
-      authorization: `${pair.publicKey}:${signSync(body, pair.secretKey)}`,
-      ...signMessageSync(
-        { method: 'POST', url, body },
-        { keyId: pair.publicKey, secretKey: pair.secretKey },
-      ),
-    };
-    expect((await fetch(url, { method: 'POST', headers, body })).status).toBe(409);
-    expect((await fetch(url, { method: 'POST', headers, body })).status).toBe(401);
+    const request = signedRequest('POST', `${server.url}/api/v1/external/users`, pair, {
+      body,
+      headers: { prefer: 'code=409' },
+    });
+    expect((await fetch(request.url, request)).status).toBe(409);
+    expect((await fetch(request.url, request)).status).toBe(401);
   });
 
   it('refuses a code the operation does not document, naming the header', async () => {

@@ -9,6 +9,7 @@
 import { type LoadBalancer, startLoadBalancer } from '@institution-api/test-support/load-balancer';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type CreateAnswer, startCreateLoad } from '../faults/load.js';
+import { countStoredUsers } from '../faults/stored-users.js';
 import { newCredential, type Service, startService, withPostgres } from './service.js';
 
 const credential = newCredential('Kill Test Savings');
@@ -61,12 +62,8 @@ withPostgres('a server process SIGKILLed under load', { timeout: 60_000 }, () =>
 
     const table = byBackend(answers);
     const acknowledged = answers.filter((a) => a.status >= 200 && a.status < 300);
-    const ids = acknowledged.map((a) => a.id);
-    const found = Number(
-      await service.postgres.psql(
-        `SELECT count(*) FROM users WHERE id IN (${ids.map((id) => `'${id}'`).join(',')})`,
-      ),
-    );
+    const ids = acknowledged.map((a) => a.id as string);
+    const found = await countStoredUsers(service.postgres.url, ids);
     // Besides: creates the killed process committed but could not acknowledge (a retry of
     // them answers 200 with their id).
     const stored = Number(await service.postgres.psql('SELECT count(*) FROM users'));

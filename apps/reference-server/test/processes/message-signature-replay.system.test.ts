@@ -4,7 +4,7 @@
  * process and replayed through the other is refused, since the nonce is recorded in the database
  * both use, not in a process's memory (spec: "Assumptions", message signatures).
  */
-import { formatAuthorization, signMessageSync, signSync } from '@institution-api/signing/node';
+import { type SignedRequest, signedRequest } from '@institution-api/test-support/signed-request';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { newCredential, newPerson, type Service, startService, withPostgres } from './service.js';
 
@@ -13,33 +13,16 @@ const delta = { ...newCredential('Delta Trust'), messageSignature: 'required' as
 
 /** A request signed both ways for `baseUrl`, as a client sends it and an attacker captures it. */
 function signed(baseUrl: string, method: 'POST' | 'PUT', path: string, body: unknown) {
-  const text = JSON.stringify(body);
-  return {
-    method,
-    path,
-    body: text,
-    headers: {
-      'content-type': 'application/json',
-      authorization: formatAuthorization(delta, signSync(text, delta.secretKey)),
-      ...signMessageSync(
-        { method, url: `${baseUrl}${path}`, body: text },
-        { keyId: delta.publicKey, secretKey: delta.secretKey },
-      ),
-    },
-  };
+  return { ...signedRequest(method, `${baseUrl}${path}`, delta, { body }), path };
 }
 
 /** Sends a captured request to `baseUrl`, optionally on another path; its status. */
 async function send(
   baseUrl: string,
-  request: { method: string; path: string; body: string; headers: Record<string, string> },
+  request: SignedRequest & { path: string },
   path = request.path,
 ): Promise<number> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
-  });
+  const response = await fetch(`${baseUrl}${path}`, request);
   await response.arrayBuffer();
   return response.status;
 }

@@ -3,26 +3,21 @@
  * (spec Assumptions, "Several processes"), for the tests of this folder, and signed requests to it.
  */
 import { randomBytes } from 'node:crypto';
-import { formatAuthorization, signBodySync } from '@institution-api/signing/node';
-import {
-  postgresUnavailableReason,
-  type RunningPostgres,
-  startPostgres,
-} from '@institution-api/test-support/postgres';
+import { type RunningPostgres, startPostgres } from '@institution-api/test-support/postgres';
 import { startPostgresDatabase } from '@institution-api/test-support/postgres-database';
 import {
   type Credential,
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
-import { describe } from 'vitest';
+import { describeWith } from '@institution-api/test-support/requirements';
+import { signedRequest } from '@institution-api/test-support/signed-request';
+import type { SuiteFactory, TestOptions } from 'vitest';
 
-const unavailable = postgresUnavailableReason();
-// CI installs postgresql-15, so there a missing server fails the suite (in startPostgres) instead.
-const skip = Boolean(unavailable) && !process.env.CI;
-if (skip) console.warn(`multi-process tests skipped: ${unavailable}`);
-/** `describe`, skipped where PostgreSQL's binaries are missing, except in CI. */
-export const withPostgres: ReturnType<typeof describe.skipIf> = describe.skipIf(skip);
+/** `describe` for a suite of several processes: it needs PostgreSQL (test-support's rule). */
+export function withPostgres(name: string, options: TestOptions, factory: SuiteFactory): void {
+  describeWith('postgres', name, options, factory);
+}
 
 /** A fresh institution's key pair, unique to this run. */
 export function newCredential(institution: string): Credential {
@@ -91,16 +86,12 @@ export async function sendSigned(
   path: string,
   body: unknown,
 ): Promise<SignedAnswer> {
-  const { text, signature } = signBodySync(body, credential.secretKey);
-  const sentAt = Date.now();
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      authorization: formatAuthorization(credential, signature),
-    },
-    body: text,
+  const request = signedRequest(method, `${baseUrl}${path}`, credential, {
+    body,
+    messageSignature: false,
   });
+  const sentAt = Date.now();
+  const response = await fetch(request.url, request);
   const answer = (await response.json()) as Record<string, unknown>;
   return {
     status: response.status,

@@ -1,8 +1,6 @@
-import {
-  postgresUnavailableReason,
-  type RunningPostgres,
-} from '@institution-api/test-support/postgres';
+import type { RunningPostgres } from '@institution-api/test-support/postgres';
 import { startPostgresDatabase } from '@institution-api/test-support/postgres-database';
+import { skippedFor } from '@institution-api/test-support/requirements';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { StorageUnavailableError } from '../../src/storage/health/unavailable.js';
@@ -20,10 +18,8 @@ import { institution, person, testKeyring } from './fixtures.js';
 import { migrationContract } from './migration-contract.js';
 import { type RawSecretRow, storageContract } from './storage-contract.js';
 
-const unavailable = postgresUnavailableReason();
-// CI installs postgresql-15, so there a missing server fails the suite (in startPostgres) instead.
-const skipReason = unavailable && !process.env.CI ? unavailable : undefined;
-if (skipReason) console.warn(`PostgreSQL storage suite skipped: ${skipReason}`);
+// In CI (which installs postgresql-15) a missing server fails the suite, in startPostgres.
+const skipReason = skippedFor('postgres');
 
 describe.skipIf(skipReason)(
   `storage on PostgreSQL 15${skipReason ? ` (skipped: ${skipReason})` : ''}`,

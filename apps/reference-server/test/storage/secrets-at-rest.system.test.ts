@@ -7,12 +7,9 @@ import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import {
-  postgresBinDir,
-  postgresUnavailableReason,
-  type RunningPostgres,
-} from '@institution-api/test-support/postgres';
+import { postgresBinDir, type RunningPostgres } from '@institution-api/test-support/postgres';
 import { startPostgresDatabase } from '@institution-api/test-support/postgres-database';
+import { skippedFor } from '@institution-api/test-support/requirements';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomEncryptionKey } from '../../src/credentials/encryption-key.js';
@@ -118,9 +115,8 @@ describe('on SQLite', () => {
   });
 });
 
-const unavailable = postgresUnavailableReason();
-// CI installs postgresql-15, so there a missing server fails the suite (in startPostgres) instead.
-const skipReason = unavailable && !process.env.CI ? unavailable : undefined;
+// In CI (which installs postgresql-15) a missing server fails the suite, in startPostgres.
+const skipReason = skippedFor('postgres');
 
 describe.skipIf(skipReason)(
   `on PostgreSQL 15${skipReason ? ` (skipped: ${skipReason})` : ''}`,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { formatAuthorization, signBodySync } from '@institution-api/signing/node';
+import { signedRequest } from '@institution-api/test-support/signed-request';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openStorage } from '../../src/storage/open-storage.js';
 import { DatabaseInUseError } from '../../src/storage/sqlite-server-lock.js';
@@ -40,8 +40,8 @@ function startRefused(databaseUrl: string) {
 
 /** A signed create of one fixed person, as `credential`. */
 async function create(baseUrl: string, credential: { publicKey: string; secretKey: string }) {
-  const { text, signature } = signBodySync(
-    {
+  const request = signedRequest('POST', `${baseUrl}/api/v1/external/users`, credential, {
+    body: {
       email: 'ama.lock@example.com',
       firstName: 'Ama',
       lastName: 'Lock',
@@ -49,16 +49,9 @@ async function create(baseUrl: string, credential: { publicKey: string; secretKe
       ghanaCardNumber: 'GHA-123123123-1',
       monthlyIncome: 10,
     },
-    credential.secretKey,
-  );
-  const answer = await fetch(`${baseUrl}/api/v1/external/users`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: formatAuthorization(credential, signature),
-    },
-    body: text,
+    messageSignature: false,
   });
+  const answer = await fetch(request.url, request);
   return { status: answer.status, id: ((await answer.json()) as { id?: string }).id };
 }
 

@@ -11,8 +11,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { formatAuthorization, signMessageSync, signSync } from '@institution-api/signing/node';
 import { postgresBinDir } from '@institution-api/test-support/postgres';
+import { signedRequest } from '@institution-api/test-support/signed-request';
 
 const execFile = promisify(execFileCallback);
 
@@ -107,22 +107,11 @@ export async function sendSigned(
   path: string,
   body: unknown,
 ): Promise<Answer> {
-  const text = JSON.stringify(body);
-  const url = `${baseUrl}${path}`;
-  const response = await fetch(url, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      authorization: formatAuthorization(credential, signSync(text, credential.secretKey)),
-      ...(credential.policy === 'message-signature'
-        ? signMessageSync(
-            { method, url, body: text },
-            { keyId: credential.publicKey, secretKey: credential.secretKey },
-          )
-        : {}),
-    },
-    body: text,
+  const request = signedRequest(method, `${baseUrl}${path}`, credential, {
+    body,
+    messageSignature: credential.policy === 'message-signature' ? {} : false,
   });
+  const response = await fetch(request.url, request);
   const answer = await response.text();
   return { status: response.status, body: answer ? JSON.parse(answer) : undefined };
 }

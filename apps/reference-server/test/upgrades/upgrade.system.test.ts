@@ -10,11 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
-import {
-  postgresBinDir,
-  postgresUnavailableReason,
-  type RunningPostgres,
-} from '@institution-api/test-support/postgres';
+import { postgresBinDir, type RunningPostgres } from '@institution-api/test-support/postgres';
 import { startPostgresDatabase } from '@institution-api/test-support/postgres-database';
 import {
   type RunningServer,
@@ -22,6 +18,7 @@ import {
   startReferenceServer,
   testCredentialsEncryptionKey,
 } from '@institution-api/test-support/reference-server';
+import { skippedFor } from '@institution-api/test-support/requirements';
 import { distinctUserBody } from '@institution-api/test-support/user-bodies';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadMigrations, migrationsDir } from '../../src/storage/migrations.js';
@@ -44,9 +41,8 @@ const credentialsCommand = join(
   'credentials/credentials-command.js',
 );
 
-const unavailable = postgresUnavailableReason();
-// CI installs postgresql-15, so there a missing server fails the suite (in startPostgres) instead.
-const skipPostgres = Boolean(unavailable) && !process.env.CI;
+// In CI (which installs postgresql-15) a missing server fails the suite, in startPostgres.
+const skipPostgres = skippedFor('postgres');
 
 /** A fixture's database, copied or restored where the current server may change it. */
 interface Upgraded {
@@ -112,12 +108,15 @@ const cases = fixtureCommits().flatMap((commit) =>
   engines.map((engine) => ({
     commit,
     engine,
-    name: engine === 'sqlite' ? 'SQLite' : 'PostgreSQL',
+    name:
+      engine === 'sqlite'
+        ? 'SQLite'
+        : `PostgreSQL${skipPostgres ? ` (skipped: ${skipPostgres})` : ''}`,
   })),
 );
 
 describe.each(cases)('a $name database written by the build of $commit', ({ commit, engine }) => {
-  const skip = engine === 'postgres' && skipPostgres;
+  const skip = engine === 'postgres' && Boolean(skipPostgres);
   const record = JSON.parse(
     readFileSync(join(fixtureDir(commit, engine), recordFile), 'utf8'),
   ) as FixtureRecord;

@@ -15,12 +15,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { formatAuthorization, sign } from '@institution-api/signing';
-import { freePort } from '@institution-api/test-support/free-port';
+import { acceptsConnections, freePort } from '@institution-api/test-support/free-port';
 import { startListeningProcess } from '@institution-api/test-support/listening-process';
 import {
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { waitFor } from '@institution-api/test-support/wait-for';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/main.js';
 import { signProxy, signProxyUsage } from '../../src/cli/sign-proxy-command.js';
@@ -708,8 +709,13 @@ describe('sign-proxy as an executable', () => {
     });
     while (upstream.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
     proxy.child.kill('SIGTERM');
-    // It still answers the request it holds, then exits 0 on its own.
-    await new Promise((r) => setTimeout(r, 200));
+    // It has taken the signal once it accepts no new connection; it still answers the request it
+    // holds, then exits 0 on its own.
+    const port = Number(new URL(proxy.url).port);
+    await waitFor(async () => !(await acceptsConnections(port)), {
+      timeoutMs: 10_000,
+      message: 'the proxy to stop accepting connections',
+    });
     expect(proxy.child.exitCode).toBeNull();
     answerNow();
     const answer = await inFlight;

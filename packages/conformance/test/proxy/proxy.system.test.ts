@@ -8,8 +8,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatAuthorization } from '@institution-api/signing';
-import { signSync } from '@institution-api/signing/node';
+import { signedRequest } from '@institution-api/test-support/signed-request';
+import { waitFor } from '@institution-api/test-support/wait-for';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/checks/catalog.js';
 import { startProxy } from '../../src/proxy/proxy-server.js';
@@ -30,14 +30,11 @@ afterAll(async () => {
 });
 
 function signedCreate(url: string, body: string) {
-  return fetch(`${url}/api/v1/external/users`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: formatAuthorization(CREDENTIALS[0], signSync(body, CREDENTIALS[0].secretKey)),
-    },
+  const request = signedRequest('POST', `${url}/api/v1/external/users`, CREDENTIALS[0], {
     body,
+    messageSignature: false,
   });
+  return fetch(request.url, request);
 }
 
 const person = (card: string) => ({
@@ -45,6 +42,13 @@ const person = (card: string) => ({
   email: `proxy.${card}@example.com`,
   ghanaCardNumber: `GHA-${card}-3`,
 });
+
+/** Resolves once the proxy has told of the exchange's outcomes (all at once, as it checks it). */
+const checked = (outcomes: Outcome[]) =>
+  waitFor(() => outcomes.length > 0, {
+    timeoutMs: 10_000,
+    message: 'the outcomes of the exchange',
+  });
 
 describe('startProxy', () => {
   it('forwards a signed request byte for byte (the indented spelling verifies) and sees no violation', async () => {
@@ -61,7 +65,7 @@ describe('startProxy', () => {
       expect(response.status).toBe(201);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       await response.arrayBuffer();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await checked(outcomes);
       expect(outcomes.filter((outcome) => !outcome.ok)).toEqual([]);
       expect(outcomes.map((outcome) => outcome.check)).toEqual(
         expect.arrayContaining(['request_conformance', 'response_schema_conformance']),
@@ -94,7 +98,7 @@ describe('startProxy', () => {
       expect(response.status).toBe(400);
       expect(response.headers.get('content-type')).toBe('text/plain');
       await response.arrayBuffer();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await checked(outcomes);
       const failed = outcomes.filter((outcome) => !outcome.ok);
       expect(failed.map((outcome) => outcome.check).sort()).toEqual([
         'content_type_conformance',
@@ -157,7 +161,10 @@ describe('institution-api-conformance proxy', () => {
       expect(response.status).toBe(299);
       await response.arrayBuffer();
       const code = exited(child);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await waitFor(() => output().includes('✖ status_code_conformance'), {
+        timeoutMs: 10_000,
+        message: 'the violation printed',
+      });
       child.kill('SIGTERM');
       expect(await code).toBe(1);
       expect(output()).toMatch(
@@ -189,7 +196,8 @@ describe('institution-api-conformance proxy', () => {
       expect(response.status).toBe(201);
       await response.arrayBuffer();
       const code = exited(child);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Nothing to wait for: the proxy checks an exchange in the tick that ends its answer
+      // (src/proxy/proxy-server.ts), so once the answer is read the exchange was counted.
       child.kill('SIGINT');
       expect(await code).toBe(0);
       expect(output()).toMatch(/1 exchange\(s\) checked, 0 violation\(s\)/);

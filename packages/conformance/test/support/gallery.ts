@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { signSync } from '@institution-api/signing/node';
+import { authorizationHeader } from '@institution-api/test-support/signed-request';
 import type { CheckId } from '../../src/checks/catalog.js';
 import type { Fault, FaultAnswer, FaultRequest } from './faulty-server.js';
 
@@ -54,7 +55,7 @@ function resigned(
     body,
     headers: {
       ...request.headers,
-      authorization: `${credential.publicKey}:${signSync(body, credential.secretKey)}`,
+      authorization: authorizationHeader(credential, body),
     },
   };
 }

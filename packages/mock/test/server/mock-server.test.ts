@@ -2,7 +2,7 @@
  * `institution-api-mock` as a user starts it: keys from INSTITUTION_CREDENTIALS or a demo pair
  * printed, answering signed requests at once, SIGTERM exits 0. Its start time is printed.
  */
-import { signSync } from '@institution-api/signing/node';
+import { signedRequest } from '@institution-api/test-support/signed-request';
 import { describe, expect, it } from 'vitest';
 import { INSTITUTIONS } from '../support/institutions.js';
 import { startMockProcess } from '../support/mock-process.js';
@@ -17,15 +17,16 @@ const example = {
 };
 
 async function create(url: string, publicKey: string, secretKey: string) {
-  const body = JSON.stringify(example);
-  return fetch(`${url}/api/v1/external/users`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `${publicKey}:${signSync(body, secretKey)}`,
+  const request = signedRequest(
+    'POST',
+    `${url}/api/v1/external/users`,
+    { publicKey, secretKey },
+    {
+      body: example,
+      messageSignature: false,
     },
-    body,
-  });
+  );
+  return fetch(request.url, request);
 }
 
 describe('institution-api-mock', () => {

@@ -3,7 +3,7 @@
  * signature's `@scheme` and `@authority` (so `@target-uri`) are the origin clients call the mock
  * at, not whatever `Host` the mock received behind a proxy.
  */
-import { signMessageSync, signSync } from '@institution-api/signing/node';
+import { signedRequest } from '@institution-api/test-support/signed-request';
 import { distinctUserBody } from '@institution-api/test-support/user-bodies';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/server/mock-server.js';
@@ -25,23 +25,11 @@ afterAll(() => mock?.close());
 
 /** A create signed both ways, its message signature covering `@target-uri` of `signedFor`. */
 async function create(signedFor: string) {
-  const body = JSON.stringify(distinctUserBody());
-  const response = await fetch(`${mock.url}${users}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `${strict.publicKey}:${signSync(body, strict.secretKey)}`,
-      ...signMessageSync(
-        { method: 'POST', url: signedFor, body },
-        {
-          keyId: strict.publicKey,
-          secretKey: strict.secretKey,
-          components: ['@method', '@target-uri', 'content-digest'],
-        },
-      ),
-    },
-    body,
+  const request = signedRequest('POST', `${mock.url}${users}`, strict, {
+    body: distinctUserBody(),
+    messageSignature: { url: signedFor, components: ['@method', '@target-uri', 'content-digest'] },
   });
+  const response = await fetch(request.url, request);
   return response.status;
 }
 

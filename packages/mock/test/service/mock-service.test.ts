@@ -3,7 +3,7 @@
  * differential test cover: message signatures as each key pair requires them, nonces used once,
  * forced answers with their headers, and `reset`.
  */
-import { signMessageSync, signSync } from '@institution-api/signing/node';
+import { signedRequest } from '@institution-api/test-support/signed-request';
 import { openapiDocument } from '@institution-api/types';
 import { describe, expect, it } from 'vitest';
 import { createMockService } from '../../src/service/mock-service.js';
@@ -27,26 +27,12 @@ function request(
   pair: (typeof pairs)[number],
   options: { message?: boolean; nonce?: string; prefer?: string; text?: string } = {},
 ) {
-  const text = options.text ?? body;
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    authorization: `${pair.publicKey}:${signSync(text, pair.secretKey)}`,
-    ...(options.prefer ? { prefer: options.prefer } : {}),
-  };
-  if (options.message) {
-    Object.assign(
-      headers,
-      signMessageSync(
-        { method: 'POST', url: URL_USERS, body: text },
-        {
-          keyId: pair.publicKey,
-          secretKey: pair.secretKey,
-          ...(options.nonce ? { nonce: options.nonce } : {}),
-        },
-      ),
-    );
-  }
-  return new Request(URL_USERS, { method: 'POST', headers, body: text });
+  const signed = signedRequest('POST', URL_USERS, pair, {
+    body: options.text ?? body,
+    headers: options.prefer ? { prefer: options.prefer } : {},
+    messageSignature: options.message ? (options.nonce ? { nonce: options.nonce } : {}) : false,
+  });
+  return new Request(signed.url, signed);
 }
 
 describe('message signatures', () => {
@@ -67,10 +53,11 @@ describe('message signatures', () => {
     const replay = await service.handle(request(strict, { message: true, nonce: 'once' }));
     expect(replay.status).toBe(401);
     // A valid Authorization header, and a message signature over other bytes than those sent.
-    const signed = request(any, { message: true, text: body.replace('"Efua"', '"Esi"') });
-    const headers = new Headers(signed.headers);
-    headers.set('authorization', `${any.publicKey}:${signSync(body, any.secretKey)}`);
-    const refused = await service.handle(new Request(URL_USERS, { method: 'POST', headers, body }));
+    const signed = signedRequest('POST', URL_USERS, any, {
+      body,
+      messageSignature: { signedBody: body.replace('"Efua"', '"Esi"') },
+    });
+    const refused = await service.handle(new Request(signed.url, signed));
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({
       detail: 'The Authorization header is missing or its signature does not verify.',

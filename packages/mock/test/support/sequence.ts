@@ -5,7 +5,7 @@
  * forced answers, unknown paths and methods. Targets of updates name the n-th person created, so
  * each service gets its own id for that person.
  */
-import { signSync } from '@institution-api/signing/node';
+import { authorizationHeader } from '@institution-api/test-support/signed-request';
 import { openapiDocument } from '@institution-api/types';
 import { INSTITUTIONS } from './institutions.js';
 
@@ -201,12 +201,10 @@ export function authorizationOf(request: PlannedRequest): string | undefined {
     case 'none':
       return undefined;
     case 'wrong-signature':
-      return `${first.publicKey}:${signSync(request.body, 'not-the-secret-key')}`;
+      return authorizationHeader(first, request.body, { secretKey: 'not-the-secret-key' });
     case 'unknown-key':
-      return `nobody:${signSync(request.body, first.secretKey)}`;
-    default: {
-      const institution = INSTITUTIONS[request.auth] ?? first;
-      return `${institution.publicKey}:${signSync(request.body, institution.secretKey)}`;
-    }
+      return authorizationHeader(first, request.body, { publicKey: 'nobody' });
+    default:
+      return authorizationHeader(INSTITUTIONS[request.auth] ?? first, request.body);
   }
 }
