@@ -15,12 +15,13 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { chromiumPath, hasChromium, launchChromium } from '@institution-api/test-support/chromium';
+import { launchChromium } from '@institution-api/test-support/chromium';
 import {
   type Credential,
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { describeWith } from '@institution-api/test-support/requirements';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -39,17 +40,6 @@ const additions = [
   '[data-component-name="Markdown/Markdown"] table',
 ];
 
-if (!hasChromium) {
-  const reason = `no browser at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`;
-  if (process.env.CI) {
-    it('has a browser to test the docs page in', () => {
-      throw new Error(reason);
-    });
-  } else {
-    console.warn(`accessibility.system.test.ts skipped: ${reason}`);
-  }
-}
-
 /** One axe violation, as the assertion shows it. */
 interface Violation {
   rule: string;
@@ -57,7 +47,7 @@ interface Violation {
   why: string;
 }
 
-describe.skipIf(!hasChromium)('a docs page every reader can use', () => {
+describeWith('chromium', 'a docs page every reader can use', () => {
   const credential: Credential = {
     institution: 'Docs accessibility test',
     publicKey: `pk_a11y_${randomBytes(6).toString('hex')}`,

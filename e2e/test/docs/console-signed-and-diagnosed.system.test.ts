@@ -12,12 +12,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { signatureBaseFor } from '@institution-api/signing/node';
-import { chromiumPath, hasChromium, launchChromium } from '@institution-api/test-support/chromium';
+import { launchChromium } from '@institution-api/test-support/chromium';
 import {
   type Credential,
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { describeWith } from '@institution-api/test-support/requirements';
 import { openWatchedPage } from '@institution-api/test-support/watched-page';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,18 +28,7 @@ const screenshots = fileURLToPath(
   new URL('../../test-results/screenshots/console/', import.meta.url),
 );
 
-if (!hasChromium) {
-  const reason = `no browser at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`;
-  if (process.env.CI) {
-    it('has a browser to test the console in', () => {
-      throw new Error(reason);
-    });
-  } else {
-    console.warn(`console/signed-and-diagnosed.system.test.ts skipped: ${reason}`);
-  }
-}
-
-describe.skipIf(!hasChromium)('what the console signed, and why the sandbox refused it', () => {
+describeWith('chromium', 'what the console signed, and why the sandbox refused it', () => {
   const credential: Credential = {
     institution: 'Docs console diagnosis test',
     publicKey: `pk_console_${randomBytes(6).toString('hex')}`,
