@@ -118,15 +118,14 @@ describe('the sandbox says why a signature failed', () => {
   const [any, strict] = pairs as [(typeof pairs)[0], (typeof pairs)[1]];
   const pretty = JSON.stringify(example, null, 2);
   /** Signed over `body` as the client writes it, sent pretty-printed. */
-  const reserialized = () =>
-    new Request(URL_USERS, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        authorization: `${any.publicKey}:${signSync(body, any.secretKey)}`,
-      },
+  const reserialized = () => {
+    const signed = signedRequest('POST', URL_USERS, any, {
       body: pretty,
+      authorization: { signedBody: body },
+      messageSignature: false,
     });
+    return new Request(signed.url, signed);
+  };
 
   it.each([
     [
@@ -166,14 +165,13 @@ describe('the sandbox says why a signature failed', () => {
     const quiet = createMockService({ institutions: pairs, signatureDiagnosis: false });
     expect(await (await quiet.handle(reserialized())).json()).toEqual(uniform);
     const service = createMockService({ institutions: pairs });
-    const unknown = new Request(URL_USERS, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        authorization: `nobody:${signSync(body, 'x')}`,
-      },
-      body,
-    });
+    const nobody = signedRequest(
+      'POST',
+      URL_USERS,
+      { publicKey: 'nobody', secretKey: 'x' },
+      { body, messageSignature: false },
+    );
+    const unknown = new Request(nobody.url, nobody);
     expect(await (await service.handle(unknown)).json()).toEqual(uniform);
   });
 });
