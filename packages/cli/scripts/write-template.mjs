@@ -4,7 +4,7 @@
 // follows the contract. Generated, never committed; the package ships it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { openapiDocument } from '@institution-api/types';
-import { templateCsv } from '../dist/cli/import/template.js';
+import { templateCsv } from '../dist/import/template.js';
 
 const templates = new URL('../templates/', import.meta.url);
 mkdirSync(templates, { recursive: true });

@@ -6,8 +6,7 @@
  *
  * @module
  */
-import type { UsersClientError } from '../errors.js';
-import type { FetchLike } from '../resilient-fetch.js';
+import type { FetchLike, UsersClientError } from '@institution-api/client';
 import { describeSystemError } from './system-errors.js';
 
 /** Exit codes: success, an HTTP error answer, and everything else (usage, files, network). */

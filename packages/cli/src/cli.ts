@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
- * The `institution-api` executable (package.json `bin`); see `cli/main.ts` and `--help`.
+ * The `institution-api` executable (package.json `bin`); see `main.ts` and `--help`.
  *
  * @module
  */
-import { main } from './cli/main.js';
+import { main } from './main.js';
 
 process.exitCode = await main(process.argv.slice(2), {
   env: process.env,

@@ -7,10 +7,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import {
+  createRequestSigning,
+  createUsersClient,
+  type User,
+  type UsersClientResult,
+  usersUrl,
+} from '@institution-api/client';
 import type { UserInput } from '@institution-api/types';
-import { createRequestSigning } from '../signing-middleware.js';
-import type { User } from '../user.js';
-import { createUsersClient, type UsersClientResult, usersUrl } from '../users-client.js';
 import {
   type CliIo,
   DEFAULT_API_URL,

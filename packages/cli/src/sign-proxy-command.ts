@@ -9,8 +9,8 @@
  * @module
  */
 import { parseArgs } from 'node:util';
+import { createRequestSigning } from '@institution-api/client';
 import { stopRequested } from '@institution-api/types/server-stop';
-import { createRequestSigning } from '../signing-middleware.js';
 import { type CliIo, DEFAULT_API_URL, EXIT, SIGNING_HELP } from './cli-io.js';
 import {
   flagValue,

@@ -34,7 +34,7 @@ import {
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { RequestSigning } from '../signing-middleware.js';
+import type { RequestSigning } from '@institution-api/client';
 import { type Addressed, type AddressedRequest, addresseeCheck } from './request-addressee.js';
 import { forwardedPath } from './request-target.js';
 import { describeSystemError } from './system-errors.js';

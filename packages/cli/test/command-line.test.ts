@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { checkedApiUrl, UsageError } from '../../src/cli/command-line.js';
+import { checkedApiUrl, UsageError } from '../src/command-line.js';
 
 describe('checkedApiUrl', () => {
   test('refuses a user or password (fetch would refuse it, repeating the password), naming neither', () => {

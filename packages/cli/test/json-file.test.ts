@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonFileError, parseJsonFile, positionOf } from '../../src/cli/json-file.js';
+import { JsonFileError, parseJsonFile, positionOf } from '../src/json-file.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const bytes = (...parts: (string | number[])[]) =>

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-const launcher = fileURLToPath(new URL('../../bin/institution-api.js', import.meta.url));
+const launcher = fileURLToPath(new URL('../bin/institution-api.js', import.meta.url));
 let scratch: string;
 
 beforeAll(async () => {

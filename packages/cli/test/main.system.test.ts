@@ -4,34 +4,39 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { normalizeUser } from '@institution-api/client';
 import { formatAuthorization, sign, verify } from '@institution-api/signing';
+import { verdictOf } from '@institution-api/test-support/message-signature-verdict';
+import {
+  sendJson,
+  startServer,
+  type TestServer,
+} from '@institution-api/test-support/recording-server';
 import {
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT, main, USAGE } from '../../src/cli/main.js';
-import { normalizeUser } from '../../src/user.js';
+import { testKeys } from '@institution-api/test-support/test-keys';
 import {
-  CREDENTIALS,
-  momoAccountUser,
-  userCreatedNew,
-  userUpdated,
-  validationProblem,
-} from '../support/examples.js';
-import { sendJson, startServer, type TestServer } from '../support/http-server.js';
-import { verdictOf } from '../support/message-signature.js';
+  specExample,
+  userBody,
+  userCreatedExample,
+  userUpdatedExample,
+} from '@institution-api/test-support/user-bodies';
+import type { Problem } from '@institution-api/types';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT, main, USAGE } from '../src/main.js';
 
 const USER_ID = '3f0c9a52-6d1e-4b7a-9c2e-8a5d4f1b7e21';
 const ENV = {
-  INSTITUTION_PUBLIC_KEY: CREDENTIALS.publicKey,
-  INSTITUTION_SECRET_KEY: CREDENTIALS.secretKey,
+  INSTITUTION_PUBLIC_KEY: testKeys.publicKey,
+  INSTITUTION_SECRET_KEY: testKeys.secretKey,
 };
 
 let dir: string;
 let userFile: string;
 /** Pretty-printed on purpose: `sign` must cover these bytes, not a re-serialization. */
-const fileText = `${JSON.stringify(momoAccountUser(), null, 2)}\n`;
+const fileText = `${JSON.stringify(userBody('MomoAccountUser'), null, 2)}\n`;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'institution-api-cli-'));
@@ -53,7 +58,7 @@ async function cli(args: string[], env: Record<string, string | undefined> = ENV
     },
   });
   // Whatever happened, the secret never reaches the terminal.
-  expect(stdout + stderr).not.toContain(CREDENTIALS.secretKey);
+  expect(stdout + stderr).not.toContain(testKeys.secretKey);
   return { code, stdout, stderr };
 }
 
@@ -86,12 +91,12 @@ describe('institution-api sign', () => {
       /^Authorization: .+\nContent-Digest: sha-256=:.+:\nSignature-Input: sig1=\("@method" "@path" "content-digest"\);created=\d+;nonce="[0-9a-f]{32}";keyid="pk_test_institution";alg="hmac-sha256"\nSignature: sig1=:.+:\n$/,
     );
     const headers = headerLines(stdout);
-    const expected = formatAuthorization(CREDENTIALS, await sign(fileText, CREDENTIALS.secretKey));
+    const expected = formatAuthorization(testKeys, await sign(fileText, testKeys.secretKey));
     expect(headers.Authorization).toBe(expected);
     // Not the signature of the re-serialized body.
-    const compact = JSON.stringify(momoAccountUser());
+    const compact = JSON.stringify(userBody('MomoAccountUser'));
     const mac = headers.Authorization?.split(':')[1] ?? '';
-    expect(await verify(compact, mac, CREDENTIALS.secretKey)).toBe(false);
+    expect(await verify(compact, mac, testKeys.secretKey)).toBe(false);
     // POST to the create URL of INSTITUTION_API_URL's default, and nothing else
     expect(
       verdictOnFile(headers, 'POST', 'http://localhost:8080/api/v1/external/users'),
@@ -131,7 +136,7 @@ describe('institution-api sign', () => {
   it('--no-message-signatures prints Authorization alone', async () => {
     const { code, stdout } = await cli(['sign', '--no-message-signatures', userFile]);
     expect(code).toBe(EXIT.ok);
-    const expected = formatAuthorization(CREDENTIALS, await sign(fileText, CREDENTIALS.secretKey));
+    const expected = formatAuthorization(testKeys, await sign(fileText, testKeys.secretKey));
     expect(stdout).toBe(`Authorization: ${expected}\n`);
   });
 
@@ -146,8 +151,8 @@ describe('institution-api sign', () => {
       userFile,
     ]);
     expect(code).toBe(EXIT.ok);
-    const mac = await sign(fileText, CREDENTIALS.secretKey, options);
-    expect(headerLines(stdout).Authorization).toBe(`${CREDENTIALS.publicKey}:${mac}`);
+    const mac = await sign(fileText, testKeys.secretKey, options);
+    expect(headerLines(stdout).Authorization).toBe(`${testKeys.publicKey}:${mac}`);
   });
 });
 
@@ -158,7 +163,7 @@ describe('institution-api create and update', () => {
   beforeAll(async () => {
     server = await startServer((req, res, n) => {
       const [status, body] = answer(n);
-      expect(req.headers.authorization?.startsWith(`${CREDENTIALS.publicKey}:`)).toBe(true);
+      expect(req.headers.authorization?.startsWith(`${testKeys.publicKey}:`)).toBe(true);
       sendJson(res, status, body);
     });
   });
@@ -167,23 +172,23 @@ describe('institution-api create and update', () => {
   const env = () => ({ ...ENV, INSTITUTION_API_URL: server.url });
 
   it('create prints the normalized user and exits 0', async () => {
-    answer = () => [201, userCreatedNew()];
+    answer = () => [201, userCreatedExample()];
     const { code, stdout, stderr } = await cli(['create', userFile], env());
     expect(code).toBe(EXIT.ok);
-    expect(JSON.parse(stdout)).toEqual(normalizeUser(userCreatedNew()));
+    expect(JSON.parse(stdout)).toEqual(normalizeUser(userCreatedExample()));
     expect(stderr).toMatch(/Created a new user/);
     const request = server.requests.at(-1);
     expect(request?.method).toBe('POST');
-    expect(request?.body).toBe(JSON.stringify(momoAccountUser()));
+    expect(request?.body).toBe(JSON.stringify(userBody('MomoAccountUser')));
     const signature = request?.headers.authorization?.split(':')[1] ?? '';
-    expect(await verify(request?.body ?? '', signature, CREDENTIALS.secretKey)).toBe(true);
+    expect(await verify(request?.body ?? '', signature, testKeys.secretKey)).toBe(true);
     if (request === undefined) return;
     const url = `${server.url}${request.url}`;
     expect(verdictOf({ ...request, url })).toMatchObject({ status: 'valid' });
   });
 
   it('create --no-message-signatures sends Authorization alone', async () => {
-    answer = () => [201, userCreatedNew()];
+    answer = () => [201, userCreatedExample()];
     const { code } = await cli(['create', '--no-message-signatures', userFile], env());
     expect(code).toBe(EXIT.ok);
     const request = server.requests.at(-1);
@@ -193,7 +198,7 @@ describe('institution-api create and update', () => {
   });
 
   it('create says why monthlyIncome prints as null, and that the income sent was stored', async () => {
-    answer = () => [201, userCreatedNew()];
+    answer = () => [201, userCreatedExample()];
     const { stdout, stderr } = await cli(['create', userFile], env());
     expect(JSON.parse(stdout).monthlyIncome).toBeNull();
     expect(stderr).toContain(
@@ -203,7 +208,7 @@ describe('institution-api create and update', () => {
   });
 
   it('create says what a 200 means: the user existed, belongs to you, with its stored details', async () => {
-    answer = () => [200, userCreatedNew()];
+    answer = () => [200, userCreatedExample()];
     const { code, stderr } = await cli(['create', userFile], env());
     expect(code).toBe(EXIT.ok);
     expect(stderr).toContain(
@@ -216,10 +221,10 @@ describe('institution-api create and update', () => {
   });
 
   it('update PUTs to the id and prints the normalized user', async () => {
-    answer = () => [200, userUpdated()];
+    answer = () => [200, userUpdatedExample()];
     const { code, stdout } = await cli(['update', USER_ID, userFile], env());
     expect(code).toBe(EXIT.ok);
-    expect(JSON.parse(stdout)).toEqual(normalizeUser(userUpdated()));
+    expect(JSON.parse(stdout)).toEqual(normalizeUser(userUpdatedExample()));
     const request = server.requests.at(-1);
     expect(request?.url).toBe(`/api/v1/external/users/${USER_ID}`);
     expect(request?.method).toBe('PUT');
@@ -229,10 +234,10 @@ describe('institution-api create and update', () => {
   });
 
   it('prints the problem and exits 1 for an HTTP error', async () => {
-    answer = () => [400, validationProblem()];
+    answer = () => [400, specExample<Problem>('ValidationProblem')];
     const { code, stdout } = await cli(['create', userFile], env());
     expect(code).toBe(EXIT.http);
-    expect(JSON.parse(stdout)).toEqual(validationProblem());
+    expect(JSON.parse(stdout)).toEqual(specExample<Problem>('ValidationProblem'));
   });
 
   it('exits 2 when the service cannot be reached, naming the URL, the cause and npm start', async () => {
@@ -280,7 +285,7 @@ describe('sign, then curl, to the reference server with a key that requires mess
   let server: RunningServer;
   beforeAll(async () => {
     const credentials = [
-      { institution: 'CLI sign tests', ...CREDENTIALS, messageSignature: 'required' as const },
+      { institution: 'CLI sign tests', ...testKeys, messageSignature: 'required' as const },
     ];
     server = await startReferenceServer({ credentials });
   }, 40_000);
@@ -368,7 +373,7 @@ describe('usage errors exit 2 with a message', () => {
 
   it('names a missing credential variable', async () => {
     const { code, stderr } = await cli(['sign', userFile], {
-      INSTITUTION_PUBLIC_KEY: CREDENTIALS.publicKey,
+      INSTITUTION_PUBLIC_KEY: testKeys.publicKey,
     });
     expect(code).toBe(EXIT.usage);
     expect(stderr).toMatch(/INSTITUTION_SECRET_KEY is not set/);
@@ -424,11 +429,11 @@ describe('--help', () => {
 
 describe('the built executable', () => {
   it('runs the same command (build first: the test task depends on build)', async () => {
-    const bin = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+    const bin = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
     const { stdout } = await promisify(execFile)(process.execPath, [bin, 'sign', userFile], {
       env: { ...process.env, ...ENV },
     });
-    const expected = formatAuthorization(CREDENTIALS, await sign(fileText, CREDENTIALS.secretKey));
+    const expected = formatAuthorization(testKeys, await sign(fileText, testKeys.secretKey));
     expect(headerLines(stdout).Authorization).toBe(expected);
   });
 });

@@ -4,7 +4,7 @@
  * of another origin; an absolute-form target read as its origin-form path.
  */
 import { describe, expect, it } from 'vitest';
-import { addresseeCheck } from '../../src/cli/request-addressee.js';
+import { addresseeCheck } from '../src/request-addressee.js';
 
 const check = addresseeCheck({
   port: 8091,

@@ -17,22 +17,23 @@ import { gzipSync } from 'node:zlib';
 import { formatAuthorization, sign } from '@institution-api/signing';
 import { acceptsConnections, freePort } from '@institution-api/test-support/free-port';
 import { startListeningProcess } from '@institution-api/test-support/listening-process';
+import { verdictOf } from '@institution-api/test-support/message-signature-verdict';
+import { startServer } from '@institution-api/test-support/recording-server';
 import {
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
+import { testKeys } from '@institution-api/test-support/test-keys';
+import { userBody } from '@institution-api/test-support/user-bodies';
 import { waitFor } from '@institution-api/test-support/wait-for';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/cli/main.js';
-import { signProxy, signProxyUsage } from '../../src/cli/sign-proxy-command.js';
-import { maxBufferedBodyBytes } from '../../src/cli/sign-proxy-server.js';
-import { CREDENTIALS, momoAccountUser } from '../support/examples.js';
-import { startServer } from '../support/http-server.js';
-import { verdictOf } from '../support/message-signature.js';
+import { EXIT } from '../src/main.js';
+import { signProxy, signProxyUsage } from '../src/sign-proxy-command.js';
+import { maxBufferedBodyBytes } from '../src/sign-proxy-server.js';
 
 const ENV = {
-  INSTITUTION_PUBLIC_KEY: CREDENTIALS.publicKey,
-  INSTITUTION_SECRET_KEY: CREDENTIALS.secretKey,
+  INSTITUTION_PUBLIC_KEY: testKeys.publicKey,
+  INSTITUTION_SECRET_KEY: testKeys.secretKey,
 };
 
 /** Everything printed by the proxies of a test, checked for the secret after each test. */
@@ -40,7 +41,7 @@ let printed = '';
 const running: { stop(): Promise<number> }[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((proxy) => proxy.stop()));
-  expect(printed).not.toContain(CREDENTIALS.secretKey);
+  expect(printed).not.toContain(testKeys.secretKey);
   printed = '';
 });
 
@@ -136,7 +137,7 @@ function rawRequest(
 
 /** The body of the tests: pretty-printed, non-ASCII, as a tool might send it. */
 const prettyBody = Buffer.from(
-  `${JSON.stringify({ ...momoAccountUser(), firstName: 'Adwoa ✓', lastName: 'Mensah-Bonsu' }, null, 2)}\n`,
+  `${JSON.stringify({ ...userBody('MomoAccountUser'), firstName: 'Adwoa ✓', lastName: 'Mensah-Bonsu' }, null, 2)}\n`,
 );
 
 describe('sign-proxy: each request signed and forwarded', () => {
@@ -162,7 +163,7 @@ describe('sign-proxy: each request signed and forwarded', () => {
     expect(received?.url).toBe('/api/v1/external/users?trace=1');
     expect(received?.bytes.equals(prettyBody)).toBe(true);
     expect(received?.headers.authorization).toBe(
-      formatAuthorization(CREDENTIALS, await sign(prettyBody, CREDENTIALS.secretKey)),
+      formatAuthorization(testKeys, await sign(prettyBody, testKeys.secretKey)),
     );
     expect(received?.headers['content-type']).toBe('application/json');
     expect(received?.headers['x-request-id']).toBe('r-1');
@@ -223,7 +224,7 @@ describe('sign-proxy: each request signed and forwarded', () => {
     await fetch(`${proxy.url}/api/v1/external/users`, { method: 'POST', body: prettyBody });
     const [received] = upstream.requests;
     expect(received?.headers.authorization).toBe(
-      formatAuthorization(CREDENTIALS, await sign(prettyBody, CREDENTIALS.secretKey)),
+      formatAuthorization(testKeys, await sign(prettyBody, testKeys.secretKey)),
     );
     expect(received?.headers['signature-input']).toBeUndefined();
     expect(received?.headers.signature).toBeUndefined();
@@ -252,7 +253,7 @@ describe('sign-proxy: each request signed and forwarded', () => {
     await fetch(`${proxy.url}/x`, { method: 'POST', body: prettyBody });
     const options = { algorithm: 'sha512', encoding: 'base64' } as const;
     expect(upstream.requests[0]?.headers.authorization).toBe(
-      `${CREDENTIALS.publicKey}:${await sign(prettyBody, CREDENTIALS.secretKey, options)}`,
+      `${testKeys.publicKey}:${await sign(prettyBody, testKeys.secretKey, options)}`,
     );
     await upstream.close();
   });
@@ -264,10 +265,10 @@ describe('sign-proxy: each request signed and forwarded', () => {
     await fetch(`${proxy.url}/things`);
     const [withQuery, without] = upstream.requests;
     expect(withQuery?.headers.authorization).toBe(
-      `${CREDENTIALS.publicKey}:${await sign('{"b":"2","a":"é"}', CREDENTIALS.secretKey)}`,
+      `${testKeys.publicKey}:${await sign('{"b":"2","a":"é"}', testKeys.secretKey)}`,
     );
     expect(without?.headers.authorization).toBe(
-      `${CREDENTIALS.publicKey}:${await sign('{}', CREDENTIALS.secretKey)}`,
+      `${testKeys.publicKey}:${await sign('{}', testKeys.secretKey)}`,
     );
     await upstream.close();
   });
@@ -587,7 +588,7 @@ describe('sign-proxy: what it cannot forward', () => {
       status: 502,
       detail: `The sign-proxy could not forward POST /api/v1/external/users to ${target}: connection refused (ECONNREFUSED).`,
     });
-    expect(text).not.toContain(CREDENTIALS.secretKey);
+    expect(text).not.toContain(testKeys.secretKey);
     expect(proxy.stderr()).toContain('-> 502 (connection refused (ECONNREFUSED))');
   });
 
@@ -673,7 +674,7 @@ describe('sign-proxy: its command line', () => {
   });
 
   it('is dispatched by the institution-api command', async () => {
-    const { main } = await import('../../src/cli/main.js');
+    const { main } = await import('../src/main.js');
     let stdout = '';
     const code = await main(['sign-proxy', '--help'], {
       env: ENV,
@@ -687,7 +688,7 @@ describe('sign-proxy: its command line', () => {
   });
 });
 
-const launcher = fileURLToPath(new URL('../../bin/institution-api.js', import.meta.url));
+const launcher = fileURLToPath(new URL('../bin/institution-api.js', import.meta.url));
 
 /** The built executable, `sign-proxy <args>`, in a process of its own. */
 function spawnProxy(args: string[], env: Record<string, string>) {
@@ -724,13 +725,13 @@ describe('sign-proxy as an executable', () => {
     expect(await proxy.exited).toEqual([0, null]);
     // and no longer listens
     await expect(fetch(`${proxy.url}/x`)).rejects.toThrow();
-    expect(proxy.output()).not.toContain(CREDENTIALS.secretKey);
+    expect(proxy.output()).not.toContain(testKeys.secretKey);
     await upstream.close();
   }, 30_000);
 });
 
 /** The repository's root, where `./node_modules/.bin/institution-api` is, as in a project. */
-const root = fileURLToPath(new URL('../../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 /**
  * Runs `line` (which ends with `&`) in `sh`, as a user's shell does, from the repository's root;
@@ -795,7 +796,7 @@ function shellEnv(target: string): NodeJS.ProcessEnv {
 
 describe('sign-proxy started in the background, stopped with kill', () => {
   it('as the README starts it: SIGTERM to $! stops it', async () => {
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
     const block = /\n\*\*In the background\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
     const [line] = block.split('\n');
     expect(line).toMatch(/^\.\/node_modules\/\.bin\/institution-api sign-proxy --port 8091 &$/);
@@ -811,7 +812,7 @@ describe('sign-proxy started in the background, stopped with kill', () => {
     process.kill(proxy.pid, 'SIGTERM');
     await proxy.gone;
     await expect(fetch(`${proxy.url}/x`)).rejects.toThrow();
-    expect(proxy.output()).not.toContain(CREDENTIALS.secretKey);
+    expect(proxy.output()).not.toContain(testKeys.secretKey);
     await upstream.close();
   }, 30_000);
 
@@ -843,7 +844,7 @@ describe('curl, without openssl, through sign-proxy to the reference server, on 
   beforeAll(async () => {
     // A key that requires message signatures: the seed's header alone would be refused.
     const credentials = [
-      { institution: 'Sign-proxy tests', ...CREDENTIALS, messageSignature: 'required' as const },
+      { institution: 'Sign-proxy tests', ...testKeys, messageSignature: 'required' as const },
     ];
     server = await startReferenceServer({ credentials });
     dir = await mkdtemp(join(tmpdir(), 'sign-proxy-'));

@@ -20,9 +20,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parseAuthorization, verify } from '@institution-api/signing';
 import { packedTarballs } from '@institution-api/test-support/packed-tarballs';
+import {
+  sendJson,
+  startServer,
+  type TestServer,
+} from '@institution-api/test-support/recording-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREDENTIALS, userCreatedNew, userUpdated } from './support/examples.js';
-import { sendJson, startServer, type TestServer } from './support/http-server.js';
 import { readmeQuickStart } from './support/readme-quick-start.js';
 
 const exec = promisify(execFile);

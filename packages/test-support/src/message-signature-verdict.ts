@@ -7,7 +7,7 @@ import {
   type MessageSignatureVerdict,
   verifyMessageSignatureSync,
 } from '@institution-api/signing/node';
-import { CREDENTIALS } from './examples.js';
+import { testKeys } from './test-keys.ts';
 
 /** A request as a test saw it on the wire: a fetch's (Headers) or a server's (Node's headers). */
 export interface SeenRequest {
@@ -24,11 +24,11 @@ function headerOf(headers: Headers | IncomingHttpHeaders, name: string): string 
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** The verdict on `request`'s message signature for the test credentials (or `keys`). */
+/** The verdict on `request`'s message signature for {@link testKeys} (or `keys`). */
 export function verdictOf(
   request: SeenRequest,
   overrides: { method?: string; url?: string; bytes?: Uint8Array; now?: number } = {},
-  keys: { publicKey: string; secretKey: string } = CREDENTIALS,
+  keys: { publicKey: string; secretKey: string } = testKeys,
 ): MessageSignatureVerdict {
   return verifyMessageSignatureSync(
     {

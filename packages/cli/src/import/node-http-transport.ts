@@ -17,7 +17,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { Answer, Transport } from '../../users-client.js';
+import type { Answer, Transport } from '@institution-api/client';
 
 /** A transport on `node:http` and the agents it keeps connections in. */
 export interface NodeHttpTransport {

@@ -4,9 +4,9 @@
  *
  * @module
  */
+
+import type { CreateUserData, UsersClientError, UsersClientResult } from '@institution-api/client';
 import type { Problem } from '@institution-api/types';
-import type { UsersClientError } from '../../errors.js';
-import type { CreateUserData, UsersClientResult } from '../../users-client.js';
 import type { LocalProblem } from './row-check.js';
 
 /**

@@ -7,9 +7,14 @@
  * @module
  */
 import { setMaxListeners } from 'node:events';
-import type { UsersClientError } from '../../errors.js';
-import { parseRetryAfter } from '../../retry-policy.js';
-import { fetchTransport, type Transport, usersClientOver, usersUrl } from '../../users-client.js';
+import {
+  createUsersClient,
+  fetchTransport,
+  parseRetryAfter,
+  type Transport,
+  type UsersClientError,
+  usersUrl,
+} from '@institution-api/client';
 import { type CliIo, DEFAULT_API_URL, failureMessage } from '../cli-io.js';
 import { checkedApiUrl, requiredEnv, UsageError } from '../command-line.js';
 import { ColumnError } from './columns.js';
@@ -227,23 +232,21 @@ async function send(
     }
     return answer;
   };
-  const client = usersClientOver(
-    {
-      baseUrl: target.baseUrl,
-      publicKey: target.publicKey,
-      secretKey: target.secretKey,
-      messageSignatures: options.messageSignatures,
-      ...(options.algorithm || options.encoding
-        ? {
-            signature: {
-              algorithm: options.algorithm ?? 'sha256',
-              encoding: options.encoding ?? 'hex',
-            },
-          }
-        : {}),
-    },
-    observed,
-  );
+  const client = createUsersClient({
+    baseUrl: target.baseUrl,
+    publicKey: target.publicKey,
+    secretKey: target.secretKey,
+    messageSignatures: options.messageSignatures,
+    ...(options.algorithm || options.encoding
+      ? {
+          signature: {
+            algorithm: options.algorithm ?? 'sha256',
+            encoding: options.encoding ?? 'hex',
+          },
+        }
+      : {}),
+    transport: observed,
+  });
 
   const counts = new Map(journal.counts);
   const earlier = [...counts.values()].reduce((a, b) => a + b, 0);

@@ -17,8 +17,8 @@ import {
 import type { ToolCall } from './tool-calls.js';
 import type { OperationTool } from './tool-definitions.js';
 
-/** This package's version, the server's in `initialize` (src/cli/mcp and dist/cli/mcp alike). */
-const { version } = createRequire(import.meta.url)('../../../package.json') as { version: string };
+/** This package's version, the server's in `initialize` (src/mcp and dist/mcp alike). */
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
 /** What the server offers and how it calls. */
 export interface McpServerOptions {

@@ -10,8 +10,14 @@
  *
  * @module
  */
+
+import type {
+  CallOptions,
+  UserInput,
+  UsersClient,
+  UsersClientResult,
+} from '@institution-api/client';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { CallOptions, UserInput, UsersClient, UsersClientResult } from '../../index.js';
 import { failureMessage } from '../cli-io.js';
 import type { OperationTool, ToolName } from './tool-definitions.js';
 

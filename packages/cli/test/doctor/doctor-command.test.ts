@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { signatureBaseFor } from '@institution-api/signing';
 import { signMessageSync, signSync } from '@institution-api/signing/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT, main } from '../../../src/cli/main.js';
+import { EXIT, main } from '../../src/main.js';
 
 const PUBLIC = 'pk_doctor_0123';
 const SECRET = 'sk_Zm9vYmFyYmF6cXV4cXV1eA';
@@ -278,7 +278,7 @@ describe('institution-api doctor on captured requests', () => {
 });
 
 describe('the built executable', () => {
-  const bin = fileURLToPath(new URL('../../../bin/institution-api.js', import.meta.url));
+  const bin = fileURLToPath(new URL('../../bin/institution-api.js', import.meta.url));
 
   it('reads a capture piped to it and exits 1 with the cause', async () => {
     const text = message(PRETTY, { Authorization: `${PUBLIC}:${hmac(SECRET, COMPACT)}` }, '\n');

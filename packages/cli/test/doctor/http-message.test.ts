@@ -4,7 +4,7 @@
  * exactly, an editor's final newline left out; and one clear reason for what is not a request.
  */
 import { describe, expect, it } from 'vitest';
-import { readHttpRequest } from '../../../src/cli/doctor/http-message.js';
+import { readHttpRequest } from '../../src/doctor/http-message.js';
 
 const body = '{"email":"ama@example.com","firstName":"Ámà"}';
 const length = Buffer.byteLength(body);

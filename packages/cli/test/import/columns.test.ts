@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bodyOf, ColumnError, typeCell } from '../../../src/cli/import/columns.js';
-import { createRowCheck } from '../../../src/cli/import/row-check.js';
+import { bodyOf, ColumnError, typeCell } from '../../src/import/columns.js';
+import { createRowCheck } from '../../src/import/row-check.js';
 
 const check = createRowCheck();
 

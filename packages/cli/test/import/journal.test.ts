@@ -7,8 +7,8 @@ import {
   JournalError,
   type OpenOptions,
   openJournal,
-} from '../../../src/cli/import/journal.js';
-import { LineSet } from '../../../src/cli/import/line-set.js';
+} from '../../src/import/journal.js';
+import { LineSet } from '../../src/import/line-set.js';
 
 const binding: JournalBinding = {
   input: { sha256: 'a'.repeat(64), bytes: 1234, format: 'csv' },

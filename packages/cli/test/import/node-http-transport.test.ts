@@ -10,13 +10,17 @@ import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createUsersClient } from '@institution-api/client';
+import {
+  sendJson,
+  startServer,
+  type TestServer,
+} from '@institution-api/test-support/recording-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createNodeHttpTransport,
   type NodeHttpTransport,
-} from '../../../src/cli/import/node-http-transport.js';
-import { usersClientOver } from '../../../src/users-client.js';
-import { sendJson, startServer, type TestServer } from '../../support/http-server.js';
+} from '../../src/import/node-http-transport.js';
 
 let server: TestServer | undefined;
 let transport: NodeHttpTransport | undefined;
@@ -224,15 +228,13 @@ describe('the import transport on node:http', () => {
         : sendJson(response, 201, user),
     );
     transport = createNodeHttpTransport({ sockets: 1 });
-    const client = usersClientOver(
-      {
-        baseUrl: server.url,
-        publicKey: 'pk_test',
-        secretKey: 'sk_test',
-        retry: { baseDelayMs: 1 },
-      },
-      transport.send,
-    );
+    const client = createUsersClient({
+      baseUrl: server.url,
+      publicKey: 'pk_test',
+      secretKey: 'sk_test',
+      retry: { baseDelayMs: 1 },
+      transport: transport.send,
+    });
     const result = await client.createUser({ firstName: 'Akosua' } as never);
     expect(result.error).toBeUndefined();
     expect(result.data?.created).toBe(true);

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createProgress, formatDuration } from '../../../src/cli/import/progress.js';
+import { createProgress, formatDuration } from '../../src/import/progress.js';
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -17,7 +17,7 @@ import {
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { csvLine, customersCsv, KEYS, reportOf } from './support.js';
 
-const cli = fileURLToPath(new URL('../../../bin/institution-api.js', import.meta.url));
+const cli = fileURLToPath(new URL('../../bin/institution-api.js', import.meta.url));
 const ROWS = 1200;
 const CONCURRENCY = 8;
 

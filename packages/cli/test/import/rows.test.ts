@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRowCheck } from '../../../src/cli/import/row-check.js';
-import { InputError, type InputFormat, type Row, readRows } from '../../../src/cli/import/rows.js';
+import { createRowCheck } from '../../src/import/row-check.js';
+import { InputError, type InputFormat, type Row, readRows } from '../../src/import/rows.js';
 
 const check = createRowCheck();
 let dir: string;

@@ -16,9 +16,8 @@ import {
 } from '@institution-api/test-support/reference-server';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMPORT_USAGE } from '../../../src/cli/import/options.js';
-import { main, USAGE } from '../../../src/cli/main.js';
-import { requestOf } from '../../support/recording-fetch.js';
+import { IMPORT_USAGE } from '../../src/import/options.js';
+import { main, USAGE } from '../../src/main.js';
 import {
   csvLine,
   customer,
@@ -29,9 +28,10 @@ import {
   KEYS,
   recordingFetch,
   reportOf,
+  requestOf,
 } from './support.js';
 
-const template = fileURLToPath(new URL('../../../templates/customers.csv', import.meta.url));
+const template = fileURLToPath(new URL('../../templates/customers.csv', import.meta.url));
 
 let server: RunningServer;
 let dir: string;

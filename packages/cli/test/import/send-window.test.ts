@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PAUSE_MS, SendWindow } from '../../../src/cli/import/send-window.js';
+import { DEFAULT_PAUSE_MS, SendWindow } from '../../src/import/send-window.js';
 
 function windowAt(max: number) {
   let now = 1_000_000;

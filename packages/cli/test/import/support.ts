@@ -4,10 +4,9 @@
  * captured.
  */
 import { readFile } from 'node:fs/promises';
+import type { FetchLike } from '@institution-api/client';
 import { expect } from 'vitest';
-import { type ImportIo, runImport } from '../../../src/cli/import/run-import.js';
-import type { FetchLike } from '../../../src/resilient-fetch.js';
-import { requestOf } from '../../support/recording-fetch.js';
+import { type ImportIo, runImport } from '../../src/import/run-import.js';
 
 /** The key pair the reference server of these tests is provisioned with. */
 export const KEYS = Object.freeze({
@@ -125,4 +124,12 @@ export function recordingFetch(send: FetchLike = (input, init) => globalThis.fet
     return send(input, init);
   };
   return { fetch, bodies };
+}
+
+/**
+ * What a call of an injected `fetch` sends, as a `Request`: the client passes a URL and an init,
+ * as to the standard `fetch`; a `Request` is cloned, so the caller can still send it.
+ */
+export function requestOf(input: string | Request, init?: RequestInit): Request {
+  return typeof input === 'string' ? new Request(input, init) : input.clone();
 }

@@ -4,8 +4,8 @@ import { openapiDocument } from '@institution-api/types';
 import { userDetailsModel } from '@institution-api/types/user-details';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { planColumns } from '../../../src/cli/import/columns.js';
-import { templateCsv } from '../../../src/cli/import/template.js';
+import { planColumns } from '../../src/import/columns.js';
+import { templateCsv } from '../../src/import/template.js';
 
 type Schema = Record<string, unknown>;
 const schemas = openapiDocument.components.schemas as Record<string, Schema>;
@@ -16,10 +16,7 @@ const recordsOf = (csv: string) => parse(csv) as string[][];
 
 describe('the import template', () => {
   it('is what the build wrote from the bundled spec', async () => {
-    const built = await readFile(
-      new URL('../../../templates/customers.csv', import.meta.url),
-      'utf8',
-    );
+    const built = await readFile(new URL('../../templates/customers.csv', import.meta.url), 'utf8');
     expect(built).toBe(templateCsv(openapiDocument));
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ownsProcess, WORKER_HEAP } from '../../../src/cli/import/worker.js';
+import { ownsProcess, WORKER_HEAP } from '../../src/import/worker.js';
 
 describe('the import in a worker', () => {
   it("runs there only for the process's own command line, not for a program or a test", () => {

@@ -24,7 +24,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const bin = fileURLToPath(new URL('../../../bin/institution-api.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/institution-api.js', import.meta.url));
 
 const credential = {
   institution: 'Agent Savings Group',

@@ -17,7 +17,7 @@ import {
 } from '@institution-api/test-support/listening-process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const bin = fileURLToPath(new URL('../../../bin/institution-api.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/institution-api.js', import.meta.url));
 const require = createRequire(import.meta.url);
 /** The suite's CLI, the file its package's `bin` names. */
 const conformance = require.resolve('@modelcontextprotocol/conformance/dist/index.js');

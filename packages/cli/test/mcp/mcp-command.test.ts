@@ -5,15 +5,16 @@
  * answers out, the log on stderr, nothing of the secret anywhere, and a stop at the end of input.
  */
 import { PassThrough } from 'node:stream';
+import type { FetchLike } from '@institution-api/client';
+import { testKeys } from '@institution-api/test-support/test-keys';
+import { userBody, userCreatedExample } from '@institution-api/test-support/user-bodies';
 import { describe, expect, it } from 'vitest';
-import { EXIT } from '../../../src/cli/main.js';
-import { mcp, mcpUsage } from '../../../src/cli/mcp/mcp-command.js';
-import type { FetchLike } from '../../../src/index.js';
-import { CREDENTIALS, momoAccountUser, userCreatedNew } from '../../support/examples.js';
+import { EXIT } from '../../src/main.js';
+import { mcp, mcpUsage } from '../../src/mcp/mcp-command.js';
 
 const keys = {
-  INSTITUTION_PUBLIC_KEY: CREDENTIALS.publicKey,
-  INSTITUTION_SECRET_KEY: CREDENTIALS.secretKey,
+  INSTITUTION_PUBLIC_KEY: testKeys.publicKey,
+  INSTITUTION_SECRET_KEY: testKeys.secretKey,
 };
 
 /** Runs `mcp <args>` with `env`; resolves with its exit code and what it printed. */
@@ -93,7 +94,7 @@ describe('mcp over stdio', () => {
     const sent: { url: string; headers: Record<string, string> }[] = [];
     const fetch: FetchLike = async (url, init) => {
       sent.push({ url: String(url), headers: init?.headers as Record<string, string> });
-      return new Response(JSON.stringify(userCreatedNew()), { status: 201 });
+      return new Response(JSON.stringify(userCreatedExample()), { status: 201 });
     };
     const exit = mcp([], {
       env: { ...keys, INSTITUTION_API_URL: 'http://service.test' },
@@ -137,7 +138,7 @@ describe('mcp over stdio', () => {
       jsonrpc: '2.0',
       id: 3,
       method: 'tools/call',
-      params: { name: 'createUser', arguments: momoAccountUser() },
+      params: { name: 'createUser', arguments: userBody('MomoAccountUser') },
     });
     send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'deleteUser' } });
     const [initialized, listed, called, unknown] = await answers(4);
@@ -151,8 +152,8 @@ describe('mcp over stdio', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]?.url).toBe('http://service.test/api/v1/external/users');
     expect(sent[0]?.headers).toMatchObject({
-      Authorization: expect.stringMatching(new RegExp(`^${CREDENTIALS.publicKey}:[0-9a-f]{64}$`)),
-      'signature-input': expect.stringContaining(`keyid="${CREDENTIALS.publicKey}"`),
+      Authorization: expect.stringMatching(new RegExp(`^${testKeys.publicKey}:[0-9a-f]{64}$`)),
+      'signature-input': expect.stringContaining(`keyid="${testKeys.publicKey}"`),
     });
     input.end();
     expect(await exit).toBe(EXIT.ok);
@@ -160,6 +161,6 @@ describe('mcp over stdio', () => {
       /^institution-api mcp: tools createUser, updateUser for http:\/\/service\.test, signed/,
     );
     expect(stderr).toMatch(/\ninstitution-api mcp: createUser -> 201 \(\d+ ms\)\n$/);
-    expect(`${out}${stderr}`).not.toContain(CREDENTIALS.secretKey);
+    expect(`${out}${stderr}`).not.toContain(testKeys.secretKey);
   });
 });

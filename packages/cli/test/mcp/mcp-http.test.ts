@@ -5,27 +5,29 @@
  * `Origin`) and sends nothing for a refused one; it serves MCP at `/mcp` alone; and the SDK's own
  * client calls a tool through it, each attempt signed both ways with a nonce of its own.
  */
+
+import { createUsersClient } from '@institution-api/client';
 import { parseAuthorization, verifySync } from '@institution-api/signing/node';
+import { verdictOf } from '@institution-api/test-support/message-signature-verdict';
 import { sendRaw } from '@institution-api/test-support/raw-request';
+import { startServer, type TestServer } from '@institution-api/test-support/recording-server';
+import { testKeys } from '@institution-api/test-support/test-keys';
+import { userBody, userCreatedExample } from '@institution-api/test-support/user-bodies';
 import { openapiDocument } from '@institution-api/types';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpHttp, startMcpHttp } from '../../../src/cli/mcp/mcp-http.js';
-import { createMcpServer } from '../../../src/cli/mcp/mcp-server.js';
-import { toolCalls } from '../../../src/cli/mcp/tool-calls.js';
-import { deriveOperationTools } from '../../../src/cli/mcp/tool-definitions.js';
-import { createUsersClient } from '../../../src/index.js';
-import { CREDENTIALS, momoAccountUser, userCreatedNew } from '../../support/examples.js';
-import { startServer, type TestServer } from '../../support/http-server.js';
-import { verdictOf } from '../../support/message-signature.js';
+import { type McpHttp, startMcpHttp } from '../../src/mcp/mcp-http.js';
+import { createMcpServer } from '../../src/mcp/mcp-server.js';
+import { toolCalls } from '../../src/mcp/tool-calls.js';
+import { deriveOperationTools } from '../../src/mcp/tool-definitions.js';
 
 /** A tools/call of createUser: what a page would have the server sign and send. */
 const createCall = JSON.stringify({
   jsonrpc: '2.0',
   id: 7,
   method: 'tools/call',
-  params: { name: 'createUser', arguments: momoAccountUser() },
+  params: { name: 'createUser', arguments: userBody('MomoAccountUser') },
 });
 
 const initialize = JSON.stringify({
@@ -59,10 +61,10 @@ beforeAll(async () => {
     } else {
       response
         .writeHead(201, { 'content-type': 'application/json' })
-        .end(JSON.stringify(userCreatedNew()));
+        .end(JSON.stringify(userCreatedExample()));
     }
   });
-  const client = createUsersClient({ baseUrl: service.url, ...CREDENTIALS });
+  const client = createUsersClient({ baseUrl: service.url, ...testKeys });
   const tools = deriveOperationTools(openapiDocument);
   const log = (line: string) => logged.push(line);
   const call = toolCalls({ client, baseUrl: service.url, tools, log });
@@ -166,11 +168,14 @@ describe('mcp --http', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url)));
     try {
       const before = service.requests.length;
-      const result = await client.callTool({ name: 'createUser', arguments: momoAccountUser() });
+      const result = await client.callTool({
+        name: 'createUser',
+        arguments: userBody('MomoAccountUser'),
+      });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toMatchObject({
         status: 201,
-        user: { id: userCreatedNew().id },
+        user: { id: userCreatedExample().id },
       });
       const attempts = service.requests.slice(before);
       expect(attempts).toHaveLength(2);
@@ -179,10 +184,10 @@ describe('mcp --http', () => {
         const verdict = verdictOf(seen);
         expect(verdict.status).toBe('valid');
         const authorization = parseAuthorization(String(request.headers.authorization));
-        expect(authorization?.publicKey).toBe(CREDENTIALS.publicKey);
-        expect(
-          verifySync(request.bytes, authorization?.signature ?? '', CREDENTIALS.secretKey),
-        ).toBe(true);
+        expect(authorization?.publicKey).toBe(testKeys.publicKey);
+        expect(verifySync(request.bytes, authorization?.signature ?? '', testKeys.secretKey)).toBe(
+          true,
+        );
         return verdict.status === 'valid' ? verdict.nonce : '';
       });
       expect(new Set(nonces).size).toBe(2);
@@ -195,6 +200,6 @@ describe('mcp --http', () => {
     const log = logged.join('\n');
     expect(log).toMatch(/POST \/mcp -> 421 \(refused: Host "evil\.example\.com"\)/);
     expect(log).toMatch(/createUser -> 201 \(\d+ ms\)/);
-    expect(log).not.toContain(CREDENTIALS.secretKey);
+    expect(log).not.toContain(testKeys.secretKey);
   });
 });

@@ -6,10 +6,10 @@
  */
 import { fileURLToPath } from 'node:url';
 import { startListeningProcess } from '@institution-api/test-support/listening-process';
+import { startServer, type TestServer } from '@institution-api/test-support/recording-server';
 import { describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../support/http-server.js';
 
-const bin = fileURLToPath(new URL('../../../bin/institution-api.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/institution-api.js', import.meta.url));
 const secretKey = 'sk_mcp_http_never_shown_0123456789';
 
 function environment(service: string, more: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const bin = fileURLToPath(new URL('../../../bin/institution-api.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/institution-api.js', import.meta.url));
 
 /** The server, with what it printed on each stream. */
 function start(): { child: ChildProcessWithoutNullStreams; stdout(): string; stderr(): string } {

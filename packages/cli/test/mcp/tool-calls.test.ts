@@ -4,13 +4,15 @@
  * connection, a timeout, the server stopping), and arguments that are not the tool's. The calls
  * run in-process through a users client whose `fetch` plays the service.
  */
+
+import { createUsersClient, type FetchLike } from '@institution-api/client';
+import { testKeys } from '@institution-api/test-support/test-keys';
+import { userBody } from '@institution-api/test-support/user-bodies';
 import { openapiDocument } from '@institution-api/types';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { toolCalls } from '../../../src/cli/mcp/tool-calls.js';
-import { deriveOperationTools } from '../../../src/cli/mcp/tool-definitions.js';
-import { createUsersClient, type FetchLike } from '../../../src/index.js';
-import { CREDENTIALS, momoAccountUser } from '../../support/examples.js';
+import { toolCalls } from '../../src/mcp/tool-calls.js';
+import { deriveOperationTools } from '../../src/mcp/tool-definitions.js';
 
 const baseUrl = 'http://service.test';
 const tools = deriveOperationTools(openapiDocument);
@@ -20,7 +22,7 @@ function callsOver(fetch: FetchLike, signal?: AbortSignal) {
   const lines: string[] = [];
   const client = createUsersClient({
     baseUrl,
-    ...CREDENTIALS,
+    ...testKeys,
     fetch,
     timeoutMs: 100,
     retry: false,
@@ -81,7 +83,7 @@ describe('a tool call that goes wrong', () => {
     'is a tool error for $given, with what a model can act on',
     async ({ fetch, sentence, details, line }) => {
       const { call, lines } = callsOver(fetch);
-      const result = await call('createUser', momoAccountUser());
+      const result = await call('createUser', userBody('MomoAccountUser'));
       expect(result.isError).toBe(true);
       expect(result.structuredContent).toBeUndefined();
       const [first, second] = texts(result);
@@ -95,7 +97,7 @@ describe('a tool call that goes wrong', () => {
   it('is a tool error when the server stops during the call', async () => {
     const stopping = new AbortController();
     const { call } = callsOver(hanging, stopping.signal);
-    const result = call('createUser', momoAccountUser());
+    const result = call('createUser', userBody('MomoAccountUser'));
     stopping.abort();
     expect(JSON.parse(texts(await result)[1] ?? '')).toMatchObject({
       failure: { kind: 'aborted' },
@@ -103,13 +105,23 @@ describe('a tool call that goes wrong', () => {
   });
 
   it.each([
-    { given: 'a list', tool: 'createUser', args: [momoAccountUser()], want: /takes an object/ },
+    {
+      given: 'a list',
+      tool: 'createUser',
+      args: [userBody('MomoAccountUser')],
+      want: /takes an object/,
+    },
     { given: 'a string', tool: 'createUser', args: 'Ama Mensah', want: /takes an object/ },
-    { given: 'no id', tool: 'updateUser', args: momoAccountUser(), want: /"id" is required/ },
+    {
+      given: 'no id',
+      tool: 'updateUser',
+      args: userBody('MomoAccountUser'),
+      want: /"id" is required/,
+    },
     {
       given: 'an id that is a number',
       tool: 'updateUser',
-      args: { ...momoAccountUser(), id: 42 },
+      args: { ...userBody('MomoAccountUser'), id: 42 },
       want: /"id" is required: the user's id \(a string\)/,
     },
   ])(
@@ -133,8 +145,8 @@ describe('a tool call that goes wrong', () => {
       sent.push({ url: String(input), body: String(init?.body) });
       return new Response(JSON.stringify({ id: 'x' }), { status: 200 });
     });
-    await call('updateUser', { ...momoAccountUser(), id: '../../admin?x=1' });
+    await call('updateUser', { ...userBody('MomoAccountUser'), id: '../../admin?x=1' });
     expect(sent[0]?.url).toBe(`${baseUrl}/api/v1/external/users/..%2F..%2Fadmin%3Fx%3D1`);
-    expect(JSON.parse(sent[0]?.body ?? '')).toEqual(momoAccountUser());
+    expect(JSON.parse(sent[0]?.body ?? '')).toEqual(userBody('MomoAccountUser'));
   });
 });

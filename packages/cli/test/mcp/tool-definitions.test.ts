@@ -3,6 +3,13 @@
  * model's arguments are checked against. Deriving them is a function of the document alone, so a
  * copy of the bundled spec with a field added shows what a designer's edit of the spec does.
  */
+
+import { normalizeUser } from '@institution-api/client';
+import {
+  userAddedExample,
+  userCreatedExample,
+  userUpdatedExample,
+} from '@institution-api/test-support/user-bodies';
 import {
   type OpenApiDocument,
   openapiDocument,
@@ -12,9 +19,7 @@ import {
 import { toJsonSchema } from '@institution-api/types/spec';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describe, expect, it } from 'vitest';
-import { deriveOperationTools } from '../../../src/cli/mcp/tool-definitions.js';
-import { normalizeUser } from '../../../src/index.js';
-import { userAddedToInstitution, userCreatedNew, userUpdated } from '../../support/examples.js';
+import { deriveOperationTools } from '../../src/mcp/tool-definitions.js';
 
 type Schema = Record<string, unknown>;
 
@@ -92,14 +97,14 @@ describe('the tools derived from the bundled spec', () => {
   });
 
   it.each([
-    { given: 'a 201 create answer', tool: 'createUser', status: 201, answer: userCreatedNew },
+    { given: 'a 201 create answer', tool: 'createUser', status: 201, answer: userCreatedExample },
     {
       given: 'a 200 create answer',
       tool: 'createUser',
       status: 200,
-      answer: userAddedToInstitution,
+      answer: userAddedExample,
     },
-    { given: 'an update answer', tool: 'updateUser', status: 200, answer: userUpdated },
+    { given: 'an update answer', tool: 'updateUser', status: 200, answer: userUpdatedExample },
   ])('describes the result of $given, as the SDK client checks it', ({ tool, status, answer }) => {
     const { outputSchema } = byName[tool]?.tool ?? {};
     const validate = new AjvJsonSchemaValidator().getValidator(outputSchema as Schema);
