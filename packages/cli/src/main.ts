@@ -72,8 +72,8 @@ create and update send the parsed file re-serialized with JSON.stringify, signed
 bytes.
 They print the user as JSON in one canonical shape; an HTTP error prints the service's
 problem details as JSON and exits 1; usage, file and network errors exit 2.
-In a project that installed the client, or in the toolkit's repository, run it through npm:
-npx institution-api --help.
+In a project that installed @institution-api/cli, or in the toolkit's repository, run it
+through npm: npx institution-api --help.
 `;
 
 /** Runs one command line and resolves to its exit code; it never rejects. */

@@ -795,8 +795,8 @@ function shellEnv(target: string): NodeJS.ProcessEnv {
 }
 
 describe('sign-proxy started in the background, stopped with kill', () => {
-  it('as the README starts it: SIGTERM to $! stops it', async () => {
-    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+  it('as docs/sign-proxy.md starts it: SIGTERM to $! stops it', async () => {
+    const readme = await readFile(new URL('../docs/sign-proxy.md', import.meta.url), 'utf8');
     const block = /\n\*\*In the background\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
     const [line] = block.split('\n');
     expect(line).toMatch(/^\.\/node_modules\/\.bin\/institution-api sign-proxy --port 8091 &$/);

@@ -1,5 +1,5 @@
 /**
- * CSV columns as request fields (spec Assumptions, "Bulk import"; README "Input"): a column is a field of the spec's
+ * CSV columns as request fields (spec Assumptions, "Bulk import"; docs/import.md "Input"): a column is a field of the spec's
  * `UserInput`, with a dot for nesting (`kyc.occupation`), and each cell becomes the type the
  * field's schema asks for. The fields are the details model's (`@institution-api/types/user-details`),
  * read from the spec, so a field added to the contract, of the account too, is a column at once.

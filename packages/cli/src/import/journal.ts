@@ -1,5 +1,5 @@
 /**
- * The journal of an import (spec Assumptions, "Bulk import"; README "Resuming: the journal"): a file beside
+ * The journal of an import (spec Assumptions, "Bulk import"; docs/import.md "Resuming: the journal"): a file beside
  * the input that records each finished row as it finishes, so the same command after a crash
  * skips those rows and sends the rest.
  *

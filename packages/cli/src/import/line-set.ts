@@ -1,7 +1,7 @@
 /**
  * A set of line numbers in one bit each, so the rows of a 1,000,000-row file cost 125 KB to
  * remember (which lines start a row, which rows the journal has finished), not the tens of
- * megabytes of a `Set<number>` (the import's memory stays flat; README "Memory and speed").
+ * megabytes of a `Set<number>` (the import's memory stays flat; docs/import.md "Memory and speed").
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * What became of a row (spec Assumptions, "Bulk import"; README "The report"): the line the report
+ * What became of a row (spec Assumptions, "Bulk import"; docs/import.md "The report"): the line the report
  * and the journal write for it, and how an answer of the client maps onto the outcomes.
  *
  * @module

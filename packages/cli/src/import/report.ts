@@ -1,5 +1,5 @@
 /**
- * The report of an import (README "The report"): one NDJSON line per input row, to a file
+ * The report of an import (docs/import.md "The report"): one NDJSON line per input row, to a file
  * (`--report FILE`, default `<file>.report.ndjson`) or to stdout (`--report -`). Each run
  * rewrites it from the journal's finished rows and then appends the rows it finishes, so after a
  * resumed run it holds every row exactly once, as the journal does.

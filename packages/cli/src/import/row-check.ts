@@ -1,5 +1,5 @@
 /**
- * Every row checked before it is sent (README "Every row checked before it is sent"): against the spec's `UserInput` with the Ajv
+ * Every row checked before it is sent (docs/import.md "Every row checked before it is sent"): against the spec's `UserInput` with the Ajv
  * set-up of `@institution-api/types/spec-ajv`, the one the reference server validates with, and
  * its errors phrased as the server phrases them in a `400` (field and rule, e.g. "network is
  * required when accountType is MOMO"). Loaded by the import only: the library never imports Ajv.

@@ -1,5 +1,5 @@
 /**
- * The rows of an input file, streamed (README "Input"): CSV with a header row (RFC 4180, by
+ * The rows of an input file, streamed (docs/import.md "Input"): CSV with a header row (RFC 4180, by
  * csv-parse: quoted commas, quotes and line breaks, CRLF or LF, a UTF-8 byte order mark) or
  * NDJSON (one request body per line). Each row carries the number of its first physical line.
  *

@@ -30,7 +30,7 @@ import { InputError, type Row, readRows } from './rows.js';
 import { SendWindow } from './send-window.js';
 import { summary } from './summary.js';
 
-/** Exit codes of an import (README "Progress, exit codes"). */
+/** Exit codes of an import (docs/import.md "Progress, exit codes"). */
 export const IMPORT_EXIT = Object.freeze({
   /** Every row `created` or `existing`. */
   ok: 0,

@@ -1,5 +1,5 @@
 /**
- * How many rows may be in flight (README "Concurrency and back-pressure"): at most `--concurrency`, fewer after
+ * How many rows may be in flight (docs/import.md "Concurrency and back-pressure"): at most `--concurrency`, fewer after
  * the service pushed back. Additive increase, multiplicative decrease, as TCP's congestion
  * window: a `429` or `503` halves the window and holds every new send until its `Retry-After`
  * has passed; then each window's worth of answered rows opens it by one, back to the maximum.

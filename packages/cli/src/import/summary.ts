@@ -1,5 +1,5 @@
 /**
- * The summary an import prints at the end, on stdout (README "The report"): rows per outcome,
+ * The summary an import prints at the end, on stdout (docs/import.md "The report"): rows per outcome,
  * earlier runs of the same journal included, then this run's rows, time and rate.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * The import in a worker thread of its own, with a bounded heap (README "Memory and speed").
+ * The import in a worker thread of its own, with a bounded heap (docs/import.md "Memory and speed").
  * A long import allocates a little garbage per row (a `Request`, a `Response`, their streams), and
  * V8, left to its defaults, lets the heap grow far past what the run keeps alive (16 MB after a
  * full collection): a 3,000-row import peaked at 258 MB of RSS here. Node flags cannot be set
