@@ -218,8 +218,8 @@ export function parseContentDigest(
 }
 
 /**
- * Random bytes for nonces, drawn 4 KiB at a time: one `getRandomValues` call costs several µs on
- * Node, more than the rest of a signature, so each call serves 409 nonces (Node's own
+ * Random bytes for nonces, drawn 4 KiB at a time: one `getRandomValues` call costs more on Node
+ * than the rest of a signature, so each call serves 409 nonces (Node's own
  * `randomUUID` buffers its entropy the same way). Every byte is used once.
  */
 let noncePool = new Uint8Array(0);
