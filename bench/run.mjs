@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench` at the repository root: one table of ratios, every ratio against a baseline
-// measured in the same run, beside its targets with a pass/MISS mark, printed and written to
-// bench/figures.md, the one file of the project's figures (BENCH_FIGURES=0: printed only). See
-// README.md.
-import { writeFileSync } from 'node:fs';
+// measured in the same run, beside its targets with a pass/MISS mark, printed and written to its
+// section of bench/figures.md, the one file of the project's figures (BENCH_FIGURES=0: printed
+// only). See README.md.
 import { cpus } from 'node:os';
 import { median } from '../apps/reference-server/bench/lib/load.mjs';
 import {
@@ -18,6 +17,7 @@ import {
 import { conformanceBench } from '../packages/conformance/bench/conformance.mjs';
 import { clientScenario } from './client-scenario.mjs';
 import { importBench } from './import-scenario.mjs';
+import { figuresFile, writeFiguresSection } from './lib/figures-file.mjs';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const duration = Number(process.env.BENCH_DURATION ?? 5);
@@ -265,10 +265,12 @@ async function main() {
   }
   report(`\nTook ${Math.round((Date.now() - started) / 1000)} s.`);
   if (process.env.BENCH_FIGURES !== '0') {
-    const file = new URL('figures.md', import.meta.url);
-    const title = `# Figures\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}; never edited by hand. How each figure is measured: [README.md](README.md).\n`;
-    writeFileSync(file, `${title}${printed.join('\n')}\n`);
-    log(`figures written to ${file.pathname}`);
+    writeFiguresSection('bench', {
+      title: 'Performance',
+      command: 'npm run bench',
+      body: printed.join('\n'),
+    });
+    log(`figures written to ${figuresFile.pathname}`);
   }
 }
 
