@@ -1,9 +1,4 @@
 #!/usr/bin/env node
-// `npm run measure:memory`: the resource budget (README.md), measured, never asserted in a test.
-// For each engine: start the built reference server (`node <heap flags> dist/main.js`, what
-// `npm start` runs) on a fresh data location, read its RSS once it answers /healthz and has
-// settled, drive it with signed creates and updates at a fixed concurrency, let it settle, read its
-// RSS again, and print both against the budget with a pass/MISS mark. See README.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -20,6 +15,12 @@ import {
   startReferenceServer,
   stopEverythingOnSignals,
 } from '../apps/reference-server/bench/lib/servers.mjs';
+// `npm run measure:memory`: the resource budget (README.md), measured, never asserted in a test.
+// For each engine: start the built reference server (`node <heap flags> dist/main.js`, what
+// `npm start` runs) on a fresh data location, read its RSS once it answers /healthz and has
+// settled, drive it with signed creates and updates at a fixed concurrency, let it settle, read its
+// RSS again, and print both against the budget with a pass/MISS mark. See README.md.
+import { writeFiguresSection } from './lib/figures-file.mjs';
 
 const amount = Number(process.env.MEMORY_REQUESTS ?? 20_000);
 const connections = Number(process.env.MEMORY_CONNECTIONS ?? 50);
@@ -129,7 +130,13 @@ async function main() {
     await rm(scratch, { recursive: true, force: true });
   }
 
-  console.log(
+  /** What the run prints, kept for its section of bench/figures.md. */
+  const printed = [];
+  const report = (text) => {
+    console.log(text);
+    printed.push(text);
+  };
+  report(
     `\nNode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}. The built ` +
       `reference server (node ${serverHeapFlags.join(' ')} dist/main.js) on a fresh data location; RSS of its process tree ` +
       `(the PostgreSQL server's own processes not included), read ${settleMs / 1000} s after it ` +
@@ -171,19 +178,24 @@ async function main() {
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-  console.log([line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n'));
+  report([line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n'));
   for (const r of results) {
     if (r.error) {
-      console.log(`\n${r.label}: the load failed: ${r.error}`);
+      report(`\n${r.label}: the load failed: ${r.error}`);
       continue;
     }
     const mix = Object.entries(r.load.statuses)
       .map(([status, count]) => `${status} × ${count.toLocaleString('en-US')}`)
       .join(', ');
-    console.log(`\n${r.label}: statuses ${mix}`);
+    report(`\n${r.label}: statuses ${mix}`);
   }
-  for (const note of notes) console.log(`\n${note}`);
-  console.log(`\nTook ${Math.round((Date.now() - started) / 1000)} s.`);
+  for (const note of notes) report(`\n${note}`);
+  report(`\nTook ${Math.round((Date.now() - started) / 1000)} s.`);
+  writeFiguresSection('memory', {
+    title: 'Memory',
+    command: 'npm run measure:memory',
+    body: printed.join('\n'),
+  });
 }
 
 main().catch((error) => {

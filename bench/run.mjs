@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench` at the repository root: one table of ratios, every ratio against a baseline
-// measured in the same run, beside its targets with a pass/MISS mark. See README.md.
+// measured in the same run, beside its targets with a pass/MISS mark, printed and written to its
+// section of bench/figures.md, the one file of the project's figures (BENCH_FIGURES=0: printed
+// only). See README.md.
 import { cpus } from 'node:os';
 import { median } from '../apps/reference-server/bench/lib/load.mjs';
 import {
@@ -15,6 +17,7 @@ import {
 import { conformanceBench } from '../packages/conformance/bench/conformance.mjs';
 import { clientScenario } from './client-scenario.mjs';
 import { importBench } from './import-scenario.mjs';
+import { figuresFile, writeFiguresSection } from './lib/figures-file.mjs';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const duration = Number(process.env.BENCH_DURATION ?? 5);
@@ -54,6 +57,12 @@ function row(cells) {
 }
 
 async function main() {
+  /** What the run prints, kept to be written to bench/figures.md at its end. */
+  const printed = [];
+  const report = (text) => {
+    console.log(text);
+    printed.push(text);
+  };
   const started = Date.now();
   const client = skip.has('client') ? undefined : clientScenario({ rounds: clientRounds });
   const http = await startHttpScenarios({ connections, duration, skip, log });
@@ -218,12 +227,12 @@ async function main() {
   const numeric = new Set([1, 2, 3]);
   const pad = (cells) =>
     cells.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])));
-  console.log(
+  report(
     `\nNode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; median of ${runs} ` +
       `interleaved run(s); ${duration} s per HTTP scenario at ${connections} connections; ` +
       `client: ${clientRounds} rounds per run. Servers and load generator share the machine.\n`,
   );
-  console.log(
+  report(
     [
       row(pad(header)),
       row(widths.map((w, i) => (numeric.has(i) ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w)))),
@@ -231,7 +240,7 @@ async function main() {
     ].join('\n'),
   );
 
-  console.log('\nStatus mix over all runs:');
+  report('\nStatus mix over all runs:');
   for (const scenario of http.scenarios) {
     const mix = {};
     for (const result of s(scenario.id)) {
@@ -242,19 +251,27 @@ async function main() {
     const text = Object.entries(mix)
       .map(([status, count]) => `${status} × ${count.toLocaleString('en-US')}`)
       .join(', ');
-    console.log(`  ${scenario.label}: ${text}`);
+    report(`  ${scenario.label}: ${text}`);
   }
-  for (const note of http.notes) console.log(`\n${note}`);
+  for (const note of http.notes) report(`\n${note}`);
   if (connections !== p99Connections) {
-    console.log(
+    report(
       `\nThe p99 target is stated at ${p99Connections} connections: not judged at ${connections}.`,
     );
   }
   if (!skip.has('conformance')) {
-    console.log('\nThe conformance suite (packages/conformance/bench/conformance.mjs):\n');
-    console.log((await conformanceBench({ runs, log })).join('\n'));
+    report('\nThe conformance suite (packages/conformance/bench/conformance.mjs):\n');
+    report((await conformanceBench({ runs, log })).join('\n'));
   }
-  console.log(`\nTook ${Math.round((Date.now() - started) / 1000)} s.`);
+  report(`\nTook ${Math.round((Date.now() - started) / 1000)} s.`);
+  if (process.env.BENCH_FIGURES !== '0') {
+    writeFiguresSection('bench', {
+      title: 'Performance',
+      command: 'npm run bench',
+      body: printed.join('\n'),
+    });
+    log(`figures written to ${figuresFile.pathname}`);
+  }
 }
 
 main().catch((error) => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Measures what the README promises about the build: how long openapi-typescript takes to
+// Measures the build (the root README, "Figures"): how long openapi-typescript takes to
 // generate the types, and a cold build (turbo --force: every task runs) against a second, cached
 // one (every task a cache hit). Prints figures; asserts nothing, so it never flakes.
 import { spawnSync } from 'node:child_process';

@@ -5,8 +5,8 @@
 // process npm starts is the server itself. npm forwards SIGINT and SIGTERM to its child; a shell or
 // a second npm in between would die of the signal and leave the server running, still holding its
 // port and its data. Here a `kill <pid of npm start>` reaches the server, which drains
-// and exits, and npm exits with it. The heap flags are the reference server's (its README,
-// "Memory"), which Node takes on its command line only.
+// and exits, and npm exits with it. The heap flags are the reference server's (its
+// docs/performance.md, "Memory"), which Node takes on its command line only.
 import './check-node.cjs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';

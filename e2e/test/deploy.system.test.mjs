@@ -1,12 +1,13 @@
 // The reference server's image (deploy/Dockerfile), built and run without a container engine
-// (README "Deploying"): these machines have no registry to pull node:24-slim from. The test reads
-// the Dockerfile and performs its instructions (e2e/test/lib/dockerfile.mjs) on the working tree as a
-// build would see it (less .dockerignore): the build stage's scripts with the dev dependencies,
-// the production-only install in a directory holding only what the build stage staged, then the
-// image's CMD from there on PostgreSQL, as the image's non-root user when this runs as root, with
-// the image's environment only. A signed create must answer 201: a run-time import declared as a
-// dev dependency fails here, as it would in the image. deploy/test-image.mjs builds and runs the
-// real image with podman, where a base image can be made (opt-in, not part of npm test).
+// (apps/reference-server/docs/deploying.md): these machines have no registry to pull node:24-slim
+// from. The test reads the Dockerfile and performs its instructions (e2e/test/lib/dockerfile.mjs)
+// on the working tree as a build would see it (less .dockerignore): the build stage's scripts with
+// the dev dependencies, the production-only install in a directory holding only what the build
+// stage staged, then the image's CMD from there on PostgreSQL, as the image's non-root user when
+// this runs as root, with the image's environment only. A signed create must answer 201: a run-time
+// import declared as a dev dependency fails here, as it would in the image. deploy/test-image.mjs
+// builds and runs the real image with podman, where a base image can be made (opt-in, not part of
+// npm test).
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

@@ -20,7 +20,7 @@ const repository = fileURLToPath(new URL('../..', import.meta.url));
 /** This checkout's turbo cache (turbo's default place), which the copy's build reads and fills. */
 const turboCacheDir = join(repository, '.turbo', 'cache');
 
-/** Figures of the walk, printed at the end for the CI log and the README. */
+/** Figures of the walk, printed at the end for the CI log. */
 const timings = {};
 let clone;
 let start;

@@ -1,8 +1,8 @@
-// Capacity on paper (README "Capacity"): how many creates per second one, two and three server processes
-// carry on ONE durable PostgreSQL (fsync on, as production runs it), and what PostgreSQL spends at
+// Capacity on paper (docs/performance.md, "Capacity"): how many creates per second one, two and
+// three server processes carry on ONE durable PostgreSQL (fsync on, as production runs it), and what PostgreSQL spends at
 // that load: its commits per second (pg_stat_database.xact_commit of the service's database) and
 // its CPU (utime + stime from /proc of the postmaster and every process it forked, in percent of one
-// core). The README's "Capacity" section reads these figures.
+// core). docs/performance.md, "Capacity", says how to read these figures.
 //
 //   npm run build && node bench/capacity.mjs
 //

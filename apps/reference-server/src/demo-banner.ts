@@ -13,7 +13,7 @@ export function exampleUser(): UserInput {
 
 /**
  * The one line a production start (NODE_ENV=production) logs on a database with no institution,
- * where no demo pair is made: how to issue a key pair (README "Credentials").
+ * where no demo pair is made: how to issue a key pair (docs/credentials.md).
  */
 export const noInstitutionInProduction =
   'no institution, and NODE_ENV=production makes no demo one: issue a key pair with ' +

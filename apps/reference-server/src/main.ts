@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   // A reader of stdout that has gone must not end the server (the banner is written there).
   process.stdout.on('error', () => {});
   // Before anything is opened, so that a signal during start-up closes it and exits
-  // (README "Shutdown").
+  // (docs/operating.md, "Shutdown").
   const stop = handleStopSignals({ logger, drainTimeoutMs: config.shutdownDrainMs });
   try {
     logger.debug('opening the storage');

@@ -28,7 +28,7 @@ export interface StopControl {
 
 /**
  * Graceful and bounded stop on SIGTERM and SIGINT, installed before anything is opened so that a
- * signal during start-up closes what is open and exits too (README "Shutdown"):
+ * signal during start-up closes what is open and exits too (docs/operating.md, "Shutdown"):
  *
  * 1. stop accepting connections; let requests in flight finish, each answered with
  *    `Connection: close`; close idle keep-alive connections at once and, after `drainTimeoutMs`,

@@ -1,5 +1,5 @@
 /**
- * The journeys of the interface document as Arazzo workflows (workflows/*.arazzo.yaml), run by
+ * The journeys of the spec (its Journeys section) as Arazzo workflows (workflows/*.arazzo.yaml), run by
  * Redocly Respect against the reference server, each institution's requests signed by its own
  * `institution-api sign-proxy`: every step passes, with the answer checked against the spec and
  * the workflow's success criteria. Respect's own JSON report is kept in reports/ (git-ignored) as

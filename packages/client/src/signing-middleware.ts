@@ -112,7 +112,7 @@ export function setMessageSignature(headers: Headers, fields: MessageSignatureHe
  * exact bytes once, signs them, and returns a new `Request` carrying the same bytes (never
  * re-serialized), which is what the service verifies. A request without a body (GET, or
  * anything else sent without one) is signed over the JSON-stringified query object instead, as
- * the interface document describes for GET (`{}` when there is none), and keeps its `Request`.
+ * the spec's `InstitutionSignature` describes for GET (`{}` when there is none), and keeps its `Request`.
  * The message signature covers the request's method and its URL's path, and the body's
  * `Content-Digest` when it has one. Middleware that changes the request after this one breaks
  * its signatures.

@@ -105,9 +105,9 @@ export type UserId = paths['/api/v1/external/users/{id}']['parameters']['path'][
 
 /** A client made by {@link createUsersClient}. */
 export interface UsersClient {
-  /** `POST /api/v1/external/users`: create a user or add an existing one (section 4.1). */
+  /** `POST /api/v1/external/users`: create a user or add an existing one (spec: `createUser`). */
   createUser(body: UserInput, init?: CallOptions): Promise<UsersClientResult<CreateUserData>>;
-  /** `PUT /api/v1/external/users/{id}`: replace a user's details (section 4.2). */
+  /** `PUT /api/v1/external/users/{id}`: replace a user's details (spec: `updateUser`). */
   updateUser(
     id: UserId,
     body: UserInput,

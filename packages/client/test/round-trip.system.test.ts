@@ -35,7 +35,7 @@ async function create(body: UserInput) {
 
 describe('toUserInput against the reference server', () => {
   it('a created user (every field, a MOMO account), with one field changed, is accepted as is', async () => {
-    const body = momoAccountUser(); // every field of section 2.1, KYC and images included
+    const body = momoAccountUser(); // every field of `UserInput`, KYC and images included
     const created = await create(body);
     expect(created.monthlyIncome).toBeNull(); // the create shape does not carry it
 

@@ -46,7 +46,7 @@ describe('createSigningMiddleware', () => {
     expect(signatureOf(signed)).toBe(await sign(body, CREDENTIALS.secretKey));
   });
 
-  it('signs the JSON-stringified query object of a GET, as the document prescribes', async () => {
+  it("signs the JSON-stringified query object of a GET, as the spec's InstitutionSignature prescribes", async () => {
     const query = { page: 2, q: 'Ama' };
     const signed = await run(new Request('https://x.test/u?page=2&q=Ama'), query);
     expect(signatureOf(signed)).toBe(await sign('{"page":2,"q":"Ama"}', CREDENTIALS.secretKey));

@@ -12,7 +12,7 @@ import { clearKeyCache, sign } from '../src/web-crypto.js';
 
 const SECRET = 'test_secret_0123456789abcdef';
 
-/** A full create/update body of the interface (section 2.1): a BANK account, KYC, images. */
+/** A full create/update body (spec: `UserInput`): a BANK account, KYC, images. */
 const user = {
   email: 'adjoa.mensah-osei@example.com',
   firstName: 'Adjoa',

@@ -1,9 +1,9 @@
 /**
  * The hash and output encoding of the request signature.
  *
- * The interface document specifies HMAC-SHA256 in lowercase hex, but the real Institution
- * Service never documented its hash, so both client and server can be switched to SHA-512
- * and/or base64 without a code change (decision: "Authentication" section of the spec).
+ * The default is HMAC-SHA256 in lowercase hex, but the real Institution Service never
+ * documented its hash, so both client and server can be switched to SHA-512 and/or base64
+ * without a code change (spec: `InstitutionSignature`; Assumptions, "Signature").
  * The default stays SHA-256 hex everywhere.
  *
  * @module
@@ -32,8 +32,8 @@ export interface SignatureOptions {
 }
 
 /**
- * SHA-256 / lowercase hex: what the interface document describes ("Authentication" section
- * of the spec). Frozen because every caller shares it.
+ * SHA-256 / lowercase hex: the spec's default (`InstitutionSignature`; Assumptions,
+ * "Signature"). Frozen because every caller shares it.
  */
 export const DEFAULT_SIGNATURE_OPTIONS: Required<SignatureOptions> = Object.freeze({
   algorithm: 'sha256',

@@ -63,9 +63,9 @@ const utf8 = new TextEncoder();
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Above this, no re-serialization is tried: the service's bodies are a few KiB, and the 103
- * variants of a 64 KiB body cost a sandbox 0.3 to 0.5 s of CPU to try (16 KiB: about 60 ms; a
- * create body of 200 bytes: about 15 ms, mostly the HMACs).
+ * Above this, no re-serialization is tried: the service's bodies are a few KiB, and trying every
+ * variant of a body near the 64 KiB limit would cost a sandbox a noticeable fraction of a second
+ * of CPU per refusal, most of it HMACs.
  */
 const maxBytes = 16 * 1024;
 

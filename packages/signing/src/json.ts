@@ -20,7 +20,7 @@ export function bodyText(body: unknown): string {
 }
 
 /**
- * `JSON.stringify` of a query object, as the interface document describes for GET requests.
+ * `JSON.stringify` of a query object, what a GET request signs (spec: `InstitutionSignature`).
  * Insertion order of the keys is part of the signed text, so the URL must be built from the
  * same object in the same order.
  */

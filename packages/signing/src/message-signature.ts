@@ -218,8 +218,8 @@ export function parseContentDigest(
 }
 
 /**
- * Random bytes for nonces, drawn 4 KiB at a time: one `getRandomValues` call costs several µs on
- * Node, more than the rest of a signature, so each call serves 409 nonces (Node's own
+ * Random bytes for nonces, drawn 4 KiB at a time: one `getRandomValues` call costs more on Node
+ * than the rest of a signature, so each call serves 409 nonces (Node's own
  * `randomUUID` buffers its entropy the same way). Every byte is used once.
  */
 let noncePool = new Uint8Array(0);
@@ -233,9 +233,9 @@ const nonceRandomBytes = 10;
  * in an index per key pair; a new one then lands at the index's end, on the page of the one
  * before, where a random one lands on a page of its own that the database writes out again: on
  * the reference server's embedded database, 4% less CPU per create signed both ways, and a
- * fifth to a half of the cost of recording a nonce as the index grows (README, "Message
- * signatures' cost"). Unique with 80 random bits per millisecond; a verifier needs nothing of
- * its form.
+ * fifth to a half of the cost of recording a nonce as the index grows (bench/logs/reference-server.md,
+ * "The nonce recorded by the request's own write, and nonces in time order"). Unique with 80
+ * random bits per millisecond; a verifier needs nothing of its form.
  */
 export function randomNonce(): string {
   if (noncePoolOffset + nonceRandomBytes > noncePool.length) {

@@ -27,7 +27,7 @@ export function createSigner(secretKey: string, options?: SignatureOptions): Sig
   const { algorithm, encoding } = resolveOptions(options);
   assertSecretKey(secretKey);
   // The UTF-8 bytes of the secret, as Web Crypto and `openssl -hmac` use them, prepared once:
-  // a KeyObject spares each HMAC the conversion of the string (measured a few % of a call).
+  // a KeyObject spares each HMAC the conversion of the string.
   const key = createSecretKey(secretKey, 'utf8');
   return (message) => {
     assertMessage(message);
@@ -43,7 +43,7 @@ export function createSigner(secretKey: string, options?: SignatureOptions): Sig
  */
 export function createMessageSigner(options: MessageSignerOptions): MessageSigner {
   signMessageSync({ method: 'POST', url: 'http://check.invalid/' }, options);
-  // Prepared once: the key (its conversion, per signature, measured a tenth of one) and what
+  // Prepared once: the key (converting it per signature was a good part of one) and what
   // every signature shares (see prepareSignaturePlanner).
   const key = createSecretKey(hmacKeyBytes(options.secretKey));
   const plan = prepareSignaturePlanner(options);

@@ -99,7 +99,7 @@ export async function signBody(
 }
 
 /**
- * Signs `JSON.stringify(query)`, which the interface document prescribes for GET requests
+ * Signs `JSON.stringify(query)`, which a GET request signs (spec: `InstitutionSignature`)
  * (there is no body to sign). No GET operation exists yet; this keeps the rule in one place
  * for when one does.
  */

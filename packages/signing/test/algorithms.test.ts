@@ -8,7 +8,7 @@ import {
 import { errorText, LEAK_SECRET } from './support/contract.js';
 
 describe('DEFAULT_SIGNATURE_OPTIONS', () => {
-  it('is SHA-256 in hex, as the interface document describes', () => {
+  it("is SHA-256 in hex, the spec's default", () => {
     expect(DEFAULT_SIGNATURE_OPTIONS).toEqual({ algorithm: 'sha256', encoding: 'hex' });
   });
 

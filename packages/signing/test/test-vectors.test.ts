@@ -18,7 +18,7 @@ import {
   vectors,
 } from './support/vectors.js';
 
-/** The interface's request fields (section 2.1): every vector body uses these and no others. */
+/** The request fields of the spec's `UserInput`: every vector body uses these and no others. */
 const USER_INPUT_FIELDS = new Set([
   'email',
   'firstName',
@@ -118,7 +118,7 @@ describe('test-vectors.json', () => {
     }
   });
 
-  it('bodies are made of fields of the interface (section 2.1), the GET query of its filters', () => {
+  it('bodies are made of fields of UserInput, the GET query of its filters', () => {
     for (const v of vectors.filter((vector) => vector.body !== '')) {
       const body = JSON.parse(v.body) as Record<string, unknown>;
       for (const key of Object.keys(body)) {

@@ -30,7 +30,7 @@ export interface LoadBalancerOptions {
  */
 export const backendHeader = 'x-backend';
 
-/** Hop-by-hop fields (RFC 9110 section 7.6.1), which a proxy does not forward. */
+/** Hop-by-hop fields (RFC 9110 §7.6.1), which a proxy does not forward. */
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade']);
 
 function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {

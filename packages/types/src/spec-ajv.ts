@@ -20,7 +20,7 @@ const standaloneCode = standaloneCodePlugin as unknown as typeof standaloneCodeP
 /** The `$id` under which the spec's components are registered, so `#/components/...` refs resolve. */
 const specId = 'urn:institution-api:openapi';
 
-/** OpenAPI's own schema keywords, which JSON Schema 2020-12 does not know (OAS 3.1 section 4.8.24). */
+/** OpenAPI's own schema keywords, which JSON Schema 2020-12 does not know (OAS 3.1 §4.8.24). */
 const openApiKeywords = ['discriminator', 'xml', 'externalDocs', 'example'];
 
 /**

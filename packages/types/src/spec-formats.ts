@@ -8,7 +8,7 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { specFormats } from './formats.js';
 
-/** OpenAPI number formats that ajv-formats does not define (OAS 3.1 section 4.2, "Data Types"). */
+/** OpenAPI number formats that ajv-formats does not define (OAS 3.1 §4.2, "Data Types"). */
 export const numberFormats = {
   int32: {
     type: 'number',

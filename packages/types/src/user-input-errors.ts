@@ -1,6 +1,6 @@
 /**
- * The field errors of a `UserInput` body, phrased as the rules of section 4.1: what the reference
- * server answers in a `400` and what the client's import reports for a row it does not send.
+ * The field errors of a `UserInput` body, phrased as the account rules of the spec's `UserInput`: what the reference
+ * server answers in a `400` and what the CLI's import reports for a row it does not send.
  *
  * @module
  */
@@ -22,8 +22,8 @@ interface Variant {
 }
 
 /**
- * The field errors of a `UserInput` body, one per broken rule, in the words of section 4.1 of the
- * interface document.
+ * The field errors of a `UserInput` body, one per broken rule, in the words of the spec's
+ * `UserInput` (its description states the account rules).
  *
  * A body that breaks the `oneOf` of account variants makes Ajv (and so express-openapi-validator)
  * report the errors of every variant plus "must match exactly one schema in oneOf"

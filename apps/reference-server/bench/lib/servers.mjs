@@ -126,7 +126,7 @@ export function stopEverythingOnSignals() {
  * The V8 flags of this package's `start` script, which `npm start` at the root passes too (a test
  * keeps them equal): the benchmarks measure the server as it is started. They bound the young
  * generation and, through the old generation's ceiling, how far V8 lets the old one grow before
- * its first full collection (README, "Memory").
+ * its first full collection (docs/performance.md, "Memory").
  */
 export const serverHeapFlags = JSON.parse(readFileSync(`${packageDir}package.json`, 'utf8'))
   .scripts.start.split(' ')

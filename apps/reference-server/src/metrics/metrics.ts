@@ -19,7 +19,7 @@ export interface Metrics {
 }
 
 /**
- * Request durations are a millisecond or a few on a healthy server (README, "Benchmarks"), and up
+ * Request durations are a millisecond or a few on a healthy server (bench/figures.md), and up
  * to the storage's bounds when the database struggles (3 s for a connection, 5 s for a statement,
  * storage/postgres-database.ts), so the buckets start at 1 ms and reach past 5 s.
  */

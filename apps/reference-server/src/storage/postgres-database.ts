@@ -41,12 +41,9 @@ export function openPostgresPool(
 /**
  * Two batches of creates run at a time; the creates asked for meanwhile go out together when one
  * ends. On a durable PostgreSQL (fsync on) each batch waits for its commit's flush: with one batch
- * in flight, the server waited on it with nothing to do (busy 77% of the time in a profile at 10
- * connections),
- * and two in flight carry 8–11% more creates/s (three A/B comparisons, 20 interleaved runs, on
- * 2026-11-26; a third batch gained nothing), at the price of smaller batches: 3–4 creates per
- * commit instead of 4.5–5.7, and about 12% more of PostgreSQL's CPU per create (README, "Benchmark"
- * and "Capacity"). The next batch goes to PostgreSQL before the answers of the last are written
+ * in flight the server waits on it with nothing to do, while two in flight carry more creates per
+ * second (a third gained nothing), at the price of smaller batches and a little more of
+ * PostgreSQL's CPU per create (ARCHITECTURE.md, "The hot path"). The next batch goes to PostgreSQL before the answers of the last are written
  * (see batcher), so that its statement and its flush overlap this process's work on those answers.
  * A batch still running after `stalledAfterMs` (a lock, a dead connection) lets the
  * next one go, so stalled batches do not hold back every create. The claims of nonces that no

@@ -72,13 +72,13 @@ parentPort.on('message', () => {
  * Checkpoints the write-ahead log of `file` on a worker thread instead of in the server's COMMITs
  * (the connection runs with `wal_autocheckpoint = 0`). SQLite's automatic checkpoint copies about
  * a thousand pages into the database file and syncs it inside the COMMIT that crosses the
- * threshold, blocking the event loop for about 10 ms every second or so under load: the
- * embedded server's p99 went from 14–15 ms to 7–8.5 ms (server side) without it.
+ * threshold, blocking the event loop for milliseconds every second or so under load, which is
+ * what the embedded server's slowest answers were made of.
  *
  * While writes keep coming, the log only starts over once a checkpoint has copied all of it
  * before the next write begins; so when a checkpoint reports `maxLogFrames` or more, the next
- * writes wait until one more checkpoint has caught up (5–23 ms; about every 4,500 creates, with
- * the time-ordered ids of new-id.ts).
+ * writes wait until one more checkpoint has caught up (rarely: the time-ordered ids of new-id.ts
+ * keep the pages a create touches few).
  * A checkpoint interrupted by a crash is finished by the next open, as with SQLite's own.
  */
 export function startCheckpointer(file: string, options: CheckpointerOptions): Checkpointer {

@@ -40,8 +40,8 @@ export const busyTimeoutMs = 5000;
  * delete nothing.
  *
  * Memory: the page cache is bounded at 2 MiB per connection (cache_size; the operating system
- * caches the file too); no memory mapping. Measured: 20,000 creates grow a process holding only
- * the storage by about 20 MiB, most of it the JavaScript heap's high-water mark.
+ * caches the file too); no memory mapping, so what a process holds does not grow with the file
+ * (`npm run measure:memory`).
  */
 export function openSqliteDatabase(file: string, options: SqliteOptions = {}): DatabaseSync {
   const synchronous = options.synchronous === 'normal' ? 'NORMAL' : 'FULL';

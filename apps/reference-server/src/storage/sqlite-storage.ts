@@ -33,9 +33,9 @@ export interface SqliteFileOptions {
 /**
  * Takes the disk work off the event loop for a database in a file: commits under
  * synchronous=NORMAL acknowledged after an fsync of the log on libuv's thread pool (walSyncer:
- * the durability of FULL), and checkpoints on a thread of their own (startCheckpointer). Measured
- * at 10 connections of creates: 22–24% more of them per second, and p99 from 18–20 ms to 15–16 ms
- * as the load generator saw it, for 7% more CPU per request (README "Storage").
+ * the durability of FULL), and checkpoints on a thread of their own (startCheckpointer): more
+ * creates per second and shorter slow answers under load, for a little more CPU per request
+ * (ARCHITECTURE.md, "The hot path").
  */
 function offloadDiskWork(db: DatabaseSync, options: SqliteFileOptions) {
   db.exec('PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0;');

@@ -2,16 +2,16 @@ import type { components } from '@institution-api/types';
 
 /**
  * The storage contract between the HTTP layer and the database: plain, already-validated values in,
- * stored values out. The HTTP layer maps these to the two response shapes of the interface document
- * (2.3/2.4); nothing here knows about HTTP.
+ * stored values out. The HTTP layer maps these to the spec's two answer shapes
+ * (`UserCreated`, `UserUpdated`); nothing here knows about HTTP.
  */
 
 type Schemas = components['schemas'];
 
-/** Payout account kinds of the interface document, section 2.4. */
+/** Payout account kinds (spec: `AccountType`). */
 export type AccountType = Schemas['AccountType'];
 
-/** Mobile money networks of the interface document, section 2.1. */
+/** Mobile money networks (spec: `MobileNetwork`). */
 export type MobileNetwork = Schemas['MobileNetwork'];
 
 /**

@@ -73,7 +73,7 @@ describe('cachedCredentials', () => {
     expect(await findFlaky('pk_alpha')).toEqual(alpha);
   });
 
-  test('the server trusts a lookup for 5 s (README "Credentials")', () => {
+  test('the server trusts a lookup for 5 s (docs/credentials.md)', () => {
     expect(credentialTtlMs).toBe(5_000);
   });
 });

@@ -3,8 +3,8 @@
  * PostgreSQL, and the built credentials command run beside them. A rotation end to end, a
  * revocation refused by each process within the credential cache's bound with the very 401 of an
  * unknown key, a revoked key that INSTITUTION_CREDENTIALS names staying refused across a restart,
- * and the starts refused without a key or with a wrong one. The timings are printed for the
- * README; the assertions allow the bound plus a margin for a loaded machine, nothing tighter.
+ * and the starts refused without a key or with a wrong one. The timings are printed; the
+ * assertions allow the bound plus a margin for a loaded machine, nothing tighter.
  */
 import { execFile as execFileCallback, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';

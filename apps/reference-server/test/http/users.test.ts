@@ -342,7 +342,7 @@ describe('update (PUT /api/v1/external/users/{id})', () => {
     expect(user).not.toHaveProperty('documents');
     expect(user).not.toHaveProperty('userImage');
     expect(user.dateOfBirth).toBe(`${body.dateOfBirth}T00:00:00.000Z`);
-    // A MOMO account in camelCase, without the bankName key, as the document's update example.
+    // A MOMO account in camelCase, without the bankName key, as the spec's `UserUpdated` example.
     expect(user.account).toEqual({
       id: expect.any(String),
       accountType: 'MOMO',

@@ -28,7 +28,7 @@ async function rejected(body: unknown) {
 const without = (body: Record<string, unknown>, ...keys: string[]) =>
   Object.fromEntries(Object.entries(body).filter(([key]) => !keys.includes(key)));
 
-describe('the rules of section 4.1, one clear error each (no oneOf noise)', () => {
+describe('the account rules of UserInput, one clear error each (no oneOf noise)', () => {
   test('rule 1: accountType given → accountNumber and accountName are required', async () => {
     expect(await rejected(newUser({ accountType: 'MOMO', network: 'MTN' }))).toEqual([
       {

@@ -226,7 +226,7 @@ function product(left: Alternative[], right: Alternative[]): Alternative[] {
   return result;
 }
 
-/** The JSON type of a value, `integer` for whole numbers (JSON Schema 2020-12 section 6.1.1). */
+/** The JSON type of a value, `integer` for whole numbers (JSON Schema 2020-12 §6.1.1). */
 export function jsonType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';

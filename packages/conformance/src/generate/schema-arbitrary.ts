@@ -12,7 +12,7 @@ export interface ArbitraryOptions {
   textUnit: fc.Arbitrary<string>;
 }
 
-/** Length in code points, as JSON Schema counts `minLength`/`maxLength` (2020-12 section 6.3). */
+/** Length in code points, as JSON Schema counts `minLength`/`maxLength` (2020-12 §6.3). */
 export const codePoints = (value: string) => [...value].length;
 
 /**

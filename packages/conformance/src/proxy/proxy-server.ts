@@ -39,7 +39,7 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-/** Connection headers of one hop (RFC 9110 section 7.6.1): never forwarded. */
+/** Connection headers of one hop (RFC 9110 §7.6.1): never forwarded. */
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',

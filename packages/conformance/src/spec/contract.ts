@@ -4,13 +4,13 @@ import { createSpecSchemas, type SpecSchemas } from '@institution-api/types/spec
 import type { ValidateFunction } from 'ajv';
 import { isObject, type JsonSchema } from './json-schema.js';
 
-/** A path parameter of an operation (OAS 3.1 section 4.8.12, `in: path`). */
+/** A path parameter of an operation (OAS 3.1 §4.8.12, `in: path`). */
 export interface PathParameter {
   name: string;
   schema: JsonSchema;
 }
 
-/** One documented response of an operation (OAS 3.1 section 4.8.17). */
+/** One documented response of an operation (OAS 3.1 §4.8.17). */
 export interface ResponseSpec {
   /** The key it is documented under: `200`, `4XX` or `default`. */
   status: string;
@@ -20,7 +20,7 @@ export interface ResponseSpec {
   headers: Record<string, { required: boolean; schema?: JsonSchema }>;
 }
 
-/** One operation of the spec, read generically from its Path Item (OAS 3.1 section 4.8.9). */
+/** One operation of the spec, read generically from its Path Item (OAS 3.1 §4.8.9). */
 export interface Operation {
   /** `operationId`, or `METHOD /path` when the spec gives none. */
   id: string;
@@ -164,7 +164,7 @@ export function isJsonMediaType(mediaType: string): boolean {
 
 /**
  * The response an operation documents for `status`: the exact code, else its range (`4XX`), else
- * `default` (OAS 3.1 section 4.8.16, "Responses Object").
+ * `default` (OAS 3.1 §4.8.16, "Responses Object").
  */
 export function documentedResponse(operation: Operation, status: number): ResponseSpec | undefined {
   const exact = String(status);

@@ -23,12 +23,12 @@ export type DocumentedBody<
 > = Responses<Op>[S] extends { content: infer Content } ? Content[keyof Content] : never;
 
 /** An answer the spec allows for `Op`, made by {@link documentedAnswer}. */
-export interface DocumentedAnswer<Op extends OperationId> {
+export type DocumentedAnswer<Op extends OperationId> = {
   readonly operation: Op;
   readonly status: DocumentedStatus<Op>;
   readonly body: unknown;
   readonly headers: Record<string, string>;
-}
+};
 
 /**
  * An answer to `operation` with a documented `status` and a `body` of the documented schema; it

@@ -18,7 +18,7 @@ export const maxBodyBytes = 64 * 1024;
 const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
- * `application/json`, with no charset or `charset=utf-8` (RFC 8259 section 8.1: JSON is UTF-8);
+ * `application/json`, with no charset or `charset=utf-8` (RFC 8259 §8.1: JSON is UTF-8);
  * anything else is a `415`.
  */
 export function isUtf8Json(header: string | null | undefined): boolean {

@@ -292,7 +292,8 @@ export function postgresUsers(
 
   /**
    * Creates asked for while others are on their way to PostgreSQL go out together, as one
-   * statement: fewer round trips and one transaction where there were many (README, "PostgreSQL").
+   * statement: fewer round trips and one transaction where there were many (docs/storage.md,
+   * "Production: PostgreSQL").
    */
   const insertUser = batcher(
     async (creates: NewUser[]): Promise<PromiseSettledResult<StoredUser | undefined>[]> => {
