@@ -1,15 +1,13 @@
 /**
- * The import's transport (docs/import.md "Memory and speed"): the client's attempts sent with `node:http` or
- * `node:https` on keep-alive connections, given to the client in place of `fetch`. The client
- * above it is unchanged: it signs, times out, retries and reads every row exactly as for any
- * other caller.
+ * The import's transport (docs/import.md "Memory and speed"): the client's attempts sent with
+ * `node:http` or `node:https` on keep-alive connections, given to the client in place of
+ * `fetch`. The client above it is unchanged: it signs, times out, retries and reads every row
+ * exactly as for any other caller.
  *
  * Why not `fetch`: the import shares the machine's cores with the service it feeds, so its own
- * CPU per row sets its speed. A profile of a 20,000-row import put half of that CPU in undici's
- * `fetch` (a second `Request` built from the client's, body and answer streams and their
- * promises): through `http.request` with those objects still built around it, the import spent
- * 845 µs per row instead of 1,112, and 653-729 µs without them; 100,000 rows went from 0.53x
- * to 0.82-0.86x of the server's own creates/s (docs/import.md, "Figures").
+ * CPU per row sets its speed, and a profile put half of that CPU in undici's `fetch` (a second
+ * `Request` built from the client's, body and answer streams and their promises). The import's
+ * target, rows/s against the server's own creates/s, is in docs/import.md ("Targets").
  *
  * Used by the CLI only, which runs on Node; the library sends with the platform's `fetch`.
  *
