@@ -21,7 +21,7 @@ import { writeCustomersCsv } from './import-file.mjs';
 
 const rows = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
 const budgetMb = 200;
-const cli = fileURLToPath(new URL('../packages/client/bin/institution-api.js', import.meta.url));
+const cli = fileURLToPath(new URL('../packages/cli/bin/institution-api.js', import.meta.url));
 const gnuTime = '/usr/bin/time';
 const log = (line) => process.stderr.write(`  · ${line}\n`);
 

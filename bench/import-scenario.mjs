@@ -18,7 +18,7 @@ import { createRequest, credential } from '../apps/reference-server/bench/lib/re
 import { onInterrupt, startReferenceServer } from '../apps/reference-server/bench/lib/servers.mjs';
 import { writeCustomersCsv } from './import-file.mjs';
 
-const cli = fileURLToPath(new URL('../packages/client/bin/institution-api.js', import.meta.url));
+const cli = fileURLToPath(new URL('../packages/cli/bin/institution-api.js', import.meta.url));
 
 /** Runs the built CLI; resolves to { seconds, stdout } or rejects with its stderr. */
 export function runImportCli(args, env, { wrap = [] } = {}) {

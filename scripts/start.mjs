@@ -21,7 +21,7 @@ const build = spawn(
     'build',
     '--filter=@institution-api/reference-server...',
     // the CLI of the README and the docs (`npx institution-api …`) works right after `npm start`
-    '--filter=@institution-api/client...',
+    '--filter=@institution-api/cli...',
     // and `npx institution-api-conformance run --base-url http://localhost:8080` with the banner's keys
     '--filter=@institution-api/conformance...',
     '--output-logs=errors-only',

@@ -31,6 +31,7 @@ const FIXTURE_VERSIONS: Record<string, string> = {
   '@institution-api/types': '1.0.0',
   '@institution-api/signing': '0.1.0',
   '@institution-api/client': '0.1.0',
+  '@institution-api/cli': '0.1.0',
   '@institution-api/conformance': '0.1.0',
   '@institution-api/mock': '0.1.0',
 };
@@ -64,7 +65,7 @@ function makeFixture({
     'released/openapi.yaml',
     'apps/docs/package.json',
     'apps/reference-server/package.json',
-    ...['types', 'signing', 'client', 'conformance', 'mock'].flatMap((name) =>
+    ...['types', 'signing', 'client', 'cli', 'conformance', 'mock'].flatMap((name) =>
       ['package.json', 'README.md', 'CHANGELOG.md'].map((file) => `packages/${name}/${file}`),
     ),
   ];

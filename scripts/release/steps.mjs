@@ -33,6 +33,7 @@ export function buildPublished() {
     'run',
     'build',
     '--filter=@institution-api/client...',
+    '--filter=@institution-api/cli...',
     '--filter=@institution-api/conformance...',
     '--filter=@institution-api/mock...',
   ]);

@@ -15,6 +15,7 @@ export const PUBLISHABLE = [
   '@institution-api/types',
   '@institution-api/signing',
   '@institution-api/client',
+  '@institution-api/cli',
   '@institution-api/conformance',
   '@institution-api/mock',
 ];

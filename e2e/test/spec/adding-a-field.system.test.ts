@@ -401,7 +401,7 @@ function roundTrip(databaseUrl: () => string) {
       csv,
       `${columns.join(',')}\n${columns.map((column) => String(sent[column])).join(',')}\n`,
     );
-    const run = await execFile(process.execPath, [variant.bins.client, 'import', csv], {
+    const run = await execFile(process.execPath, [variant.bins.cli, 'import', csv], {
       env: {
         ...process.env,
         INSTITUTION_API_URL: server?.url,
@@ -431,7 +431,7 @@ function roundTrip(databaseUrl: () => string) {
       csv,
       `${columns.join(',')}\n${columns.map((column) => String(sent[column])).join(',')}\n`,
     );
-    const run = await execFile(process.execPath, [variant.bins.client, 'import', csv], {
+    const run = await execFile(process.execPath, [variant.bins.cli, 'import', csv], {
       env: {
         ...process.env,
         INSTITUTION_API_URL: server?.url,

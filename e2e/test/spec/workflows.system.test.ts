@@ -22,7 +22,7 @@ import { startUpdateAsCreateProxy } from './broken-server.js';
 
 const openapi = workspaceDir('@institution-api/openapi');
 const redocly = join(repository, 'node_modules', '.bin', 'redocly');
-const cli = join(workspaceDir('@institution-api/client'), 'bin', 'institution-api.js');
+const cli = join(workspaceDir('@institution-api/cli'), 'bin', 'institution-api.js');
 const reports = fileURLToPath(new URL('../../reports', import.meta.url));
 const workflowFiles = readdirSync(join(openapi, 'workflows'))
   .filter((file) => file.endsWith('.arazzo.yaml'))

@@ -25,9 +25,12 @@ export {
   type UsersClientErrorKind,
 } from './errors.js';
 export type { FetchLike } from './resilient-fetch.js';
-export { DEFAULT_RETRY, type RetryOptions } from './retry-policy.js';
+export { DEFAULT_RETRY, parseRetryAfter, type RetryOptions } from './retry-policy.js';
 export {
+  type Authorize,
+  createRequestSigning,
   createSigningMiddleware,
+  type RequestSigning,
   type SigningMiddlewareOptions,
 } from './signing-middleware.js';
 export {
@@ -39,13 +42,18 @@ export {
 } from './user.js';
 export { toUserInput } from './user-input.js';
 export {
+  type Answer,
   type CallOptions,
   type CreateUserData,
   createUsersClient,
   DEFAULT_TIMEOUT_MS,
+  type Exchange,
+  fetchTransport,
+  type Transport,
   type UpdateUserData,
   type UserId,
   type UsersClient,
   type UsersClientOptions,
   type UsersClientResult,
+  usersUrl,
 } from './users-client.js';

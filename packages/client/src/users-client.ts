@@ -52,6 +52,12 @@ export interface UsersClientOptions {
   retry?: RetryOptions | false;
   /** Extra headers for every request (a `User-Agent`, a tracing header). */
   headers?: Record<string, string>;
+  /**
+   * Sends each attempt of `createUser`/`updateUser` instead of `fetch` (signing, timeouts,
+   * retries and reading unchanged): an HTTP stack of your own, or {@link fetchTransport} wrapped
+   * to watch every answer, retries included. `raw` still sends with `fetch`.
+   */
+  transport?: Transport;
 }
 
 /** Per-call settings. */
@@ -147,9 +153,9 @@ export interface Answer {
 export type Transport = (exchange: Exchange, signal: AbortSignal) => Promise<Answer>;
 
 /**
- * The transport of every client made by {@link createUsersClient}: `fetch(url, init)`, not a
- * `Request`, whose construction (body stream, header checks) is most of a call's own cost and
- * which the standard `fetch` would copy into a second one.
+ * The transport of a client given no `transport` (with its `fetch` option, or the global one):
+ * `fetch(url, init)`, not a `Request`, whose construction (body stream, header checks) is most
+ * of a call's own cost and which the standard `fetch` would copy into a second one.
  */
 export function fetchTransport(fetch: FetchLike): Transport {
   return async ({ method, url, headers, body }, signal) => {
@@ -162,7 +168,7 @@ export function fetchTransport(fetch: FetchLike): Transport {
 const USERS_PATH = '/api/v1/external/users' satisfies keyof paths;
 
 /**
- * The URL of `createUser` on the service at `baseUrl`, as openapi-fetch builds it: the base URL
+ * The URL of `createUser` on the service at `baseUrl`, as the client sends to it: the base URL
  * without its trailing slashes, then the path (`updateUser` appends `/{id}`).
  */
 export function usersUrl(baseUrl: string): string {
@@ -174,18 +180,6 @@ export function usersUrl(baseUrl: string): string {
  * retry setting throws at start-up (with a message that never contains the secret).
  */
 export function createUsersClient(options: UsersClientOptions): UsersClient {
-  return usersClientOver(options, undefined);
-}
-
-/**
- * {@link createUsersClient} with `createUser`/`updateUser` sent through `transport` instead of
- * `fetch` (signing, timeouts, retries and reading unchanged). Not exported from the package:
- * the CLI's import uses it for a transport on `node:http` (`cli/import/node-http-transport.ts`).
- */
-export function usersClientOver(
-  options: UsersClientOptions,
-  transport: Transport | undefined,
-): UsersClient {
   const { baseUrl, publicKey, secretKey, signature, headers, messageSignatures } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // setTimeout's ceiling: anything larger would fire at once.
@@ -203,7 +197,7 @@ export function usersClientOver(
   const retry = resolveRetry(options.retry);
   const signing = createRequestSigning({ publicKey, secretKey, signature, messageSignatures });
   const { authorize, signMessage } = signing;
-  const send = transport ?? fetchTransport(fetch);
+  const send = options.transport ?? fetchTransport(fetch);
 
   const raw = createClient<paths>({
     baseUrl,

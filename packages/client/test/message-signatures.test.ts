@@ -7,12 +7,19 @@
 import { readFile } from 'node:fs/promises';
 import { parseAuthorization, verify } from '@institution-api/signing';
 import { signMessageSync, signSync } from '@institution-api/signing/node';
+import {
+  type SeenRequest,
+  verdictOf,
+} from '@institution-api/test-support/message-signature-verdict';
+import {
+  sendJson,
+  startServer,
+  type TestServer,
+} from '@institution-api/test-support/recording-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSigningMiddleware } from '../src/signing-middleware.js';
 import { createUsersClient, type UsersClientOptions } from '../src/users-client.js';
 import { CREDENTIALS, momoAccountUser, userCreatedNew, userUpdated } from './support/examples.js';
-import { sendJson, startServer, type TestServer } from './support/http-server.js';
-import { type SeenRequest, verdictOf } from './support/message-signature.js';
 import { json, recordingFetch } from './support/recording-fetch.js';
 
 const BASE_URL = 'https://institution.example.com';

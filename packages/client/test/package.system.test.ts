@@ -7,7 +7,10 @@
  * of the last release (released/client-consumer.ts) too (the client's own breaking-change
  * check), and the client runs against a real local server. Catches what in-repo tests cannot: a
  * missing file in a tarball, an `exports` map that does not resolve, declarations that do not
- * compile, install instructions that do not work. Last, `npm publish --dry-run` of each package.
+ * compile, install instructions that do not work. Then the client's tarball alone with its
+ * siblings, as an application installs it, brings nothing of the command line
+ * (`@institution-api/cli`, whose own test installs it). Last, `npm publish --dry-run` of each
+ * library.
  * Needs the published packages built (the turbo test task depends on build).
  */
 import { execFile } from 'node:child_process';
@@ -20,9 +23,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parseAuthorization, verify } from '@institution-api/signing';
 import { packedTarballs } from '@institution-api/test-support/packed-tarballs';
+import {
+  sendJson,
+  startServer,
+  type TestServer,
+} from '@institution-api/test-support/recording-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREDENTIALS, userCreatedNew, userUpdated } from './support/examples.js';
-import { sendJson, startServer, type TestServer } from './support/http-server.js';
 import { readmeQuickStart } from './support/readme-quick-start.js';
 
 const exec = promisify(execFile);
@@ -36,14 +43,24 @@ const packages = join(repository, 'packages');
 const consumerSources = fileURLToPath(new URL('../consumer/', import.meta.url));
 const released = join(repository, 'released', 'client-consumer.ts');
 const CLIENT = '@institution-api/client';
-const PUBLISHED = ['signing', 'types', 'client', 'conformance', 'mock'];
+const PUBLISHED = ['signing', 'types', 'client', 'cli', 'conformance', 'mock'];
+/** The libraries among them, whose entry point is dist/index.js (the CLI's own test packs it). */
+const LIBRARIES = PUBLISHED.filter((name) => name !== 'cli');
+/** What installing the client brings: its siblings, openapi-fetch, and nothing of the CLI. */
+const CLIENT_CLOSURE = [
+  '@institution-api/client',
+  '@institution-api/signing',
+  '@institution-api/types',
+  'openapi-fetch',
+  'openapi-typescript-helpers',
+  'structured-headers',
+];
 const BUILT = [
   'signing/dist/index.js',
   'types/dist/index.js',
   'types/openapi.json',
   'types/openapi.yaml',
   'client/dist/index.js',
-  'client/dist/cli.js',
   'conformance/dist/cli.js',
   'mock/dist/index.js',
 ];
@@ -72,6 +89,7 @@ function readInstallSection() {
 
 let workdir: string;
 let project: string;
+let tarballDir: string;
 let tarballs: string[];
 let readme: ReturnType<typeof readInstallSection>;
 let server: TestServer;
@@ -123,7 +141,7 @@ beforeAll(async () => {
   readme = readInstallSection();
   workdir = await mkdtemp(join(tmpdir(), 'institution-api-consumer-'));
   // what `npm run pack` writes after its build (turbo's //#pack:tarballs task, once per run)
-  const tarballDir = await packedTarballs();
+  tarballDir = await packedTarballs();
   tarballs = (await readdir(tarballDir)).sort();
 
   project = join(workdir, 'app');
@@ -272,14 +290,6 @@ describe('the README install section, followed in an empty project', { timeout: 
     expect(server.requests.map((r) => r.method)).toEqual(['POST', 'PUT']);
   });
 
-  it('installs the institution-api executable', async () => {
-    const { code, stdout } = await run(join(project, 'node_modules/.bin/institution-api'), [
-      '--help',
-    ]);
-    expect(code).toBe(0);
-    expect(stdout).toMatch(/institution-api sign <file.json>/);
-  });
-
   it('installs the institution-api-conformance executable, which plans a run from its own bundled spec', async () => {
     const { code, stdout } = await run(
       join(project, 'node_modules/.bin/institution-api-conformance'),
@@ -294,8 +304,36 @@ describe('the README install section, followed in an empty project', { timeout: 
   });
 });
 
+describe('the client installed alone, as an application installs it', { timeout: 120_000 }, () => {
+  it('brings only what a call needs: its siblings and openapi-fetch, no command line', async () => {
+    const app = join(workdir, 'lean');
+    await mkdir(app);
+    await writeFile(join(app, 'package.json'), '{ "name": "lean", "private": true }\n');
+    const siblings = ['client', 'signing', 'types'].map((name) => {
+      const file = tarballs.find((tarball) => tarball.startsWith(`institution-api-${name}-`));
+      return join(tarballDir, file ?? `institution-api-${name}-missing.tgz`);
+    });
+    await exec(
+      'npm',
+      ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', ...siblings],
+      { cwd: app },
+    );
+    const { stdout } = await exec('npm', ['ls', '--all', '--parseable', '--omit=dev'], {
+      cwd: app,
+    });
+    const installed = stdout
+      .trim()
+      .split('\n')
+      .slice(1) // the project itself
+      .map((path) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length))
+      .sort();
+    expect(installed).toEqual(CLIENT_CLOSURE);
+    expect(existsSync(join(app, 'node_modules', '.bin', 'institution-api'))).toBe(false);
+  });
+});
+
 describe('npm publish --dry-run', { timeout: 60_000 }, () => {
-  it.each(PUBLISHED)(
+  it.each(LIBRARIES)(
     'passes for @institution-api/%s, with its changelog and no source maps',
     async (name) => {
       // --offline: the dry run otherwise asks the registry whether the version exists; the

@@ -2,6 +2,13 @@
  * Timeouts, retries and aborts against a real HTTP server on 127.0.0.1, through the public
  * client, because what callers rely on is the behaviour on real sockets.
  */
+
+import {
+  type Handler,
+  sendJson,
+  startServer,
+  type TestServer,
+} from '@institution-api/test-support/recording-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsersClientError } from '../src/errors.js';
 import type { RetryOptions } from '../src/retry-policy.js';
@@ -14,7 +21,6 @@ import {
   userUpdated,
   validationProblem,
 } from './support/examples.js';
-import { type Handler, sendJson, startServer, type TestServer } from './support/http-server.js';
 
 const USER_ID = '3f0c9a52-6d1e-4b7a-9c2e-8a5d4f1b7e21';
 const FAST: RetryOptions = { retries: 2, baseDelayMs: 5, maxDelayMs: 2000 };

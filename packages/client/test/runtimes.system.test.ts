@@ -97,7 +97,8 @@ beforeAll(async () => {
     JSON.stringify({ name: 'runtime-matrix', private: true, type: 'module' }),
   );
   const tarballs = (await readdir(tarballDir)).map((file) => join(tarballDir, file));
-  // the README's install command; openapi-fetch and jsonc-parser from npm's cache where it can
+  // the README's install command (every tarball, the CLI's too); their dependencies from npm's
+  // cache where it can
   await exec(
     'npm',
     ['install', ...tarballs, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],

@@ -5,12 +5,12 @@
  * module (the `default` condition's file) to keep that path tested.
  */
 import { parseAuthorization, verify } from '@institution-api/signing';
+import { verdictOf } from '@institution-api/test-support/message-signature-verdict';
 import type { MiddlewareCallbackParams } from 'openapi-fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { createSigningMiddleware } from '../src/signing-middleware.js';
 import { createUsersClient } from '../src/users-client.js';
 import { CREDENTIALS, momoAccountUser, userCreatedNew, userUpdated } from './support/examples.js';
-import { verdictOf } from './support/message-signature.js';
 import { json, recordingFetch } from './support/recording-fetch.js';
 
 vi.mock('@institution-api/signing/signer', async () =>

@@ -1,5 +1,5 @@
 /**
- * A program that prints `listening on http://HOST:PORT` once it serves (the client's
+ * A program that prints `listening on http://HOST:PORT` once it serves (the CLI's
  * `institution-api sign-proxy`, `institution-api-mock`), started in a process of its own as a
  * user's shell starts it, for the tests that reach it the way other tools do.
  */

@@ -2,7 +2,7 @@
  * A copy of this checkout with a changed spec, built: for tests that prove what a change of the
  * contract alone does to the server, the client, the import and the conformance suite, as a
  * designer would make it, with no other edit. The workspaces the spec reaches (the spec, the
- * types, the client, the conformance suite, the reference server, the mock) are copied into a temporary
+ * types, the client, the CLI, the conformance suite, the reference server, the mock) are copied into a temporary
  * directory, the edit is made to the copy's `openapi/`, and each is built there as `npm run
  * build` builds it. The copy's `node_modules` links every installed package of this checkout,
  * except those workspaces, which are the copy's; the docs page and the signing package, which the
@@ -25,6 +25,7 @@ const builtWorkspaces = [
   ['openapi', '@institution-api/openapi'],
   ['packages/types', '@institution-api/types'],
   ['packages/client', '@institution-api/client'],
+  ['packages/cli', '@institution-api/cli'],
   ['packages/conformance', '@institution-api/conformance'],
   ['apps/reference-server', '@institution-api/reference-server'],
   ['packages/mock', '@institution-api/mock'],
@@ -61,7 +62,7 @@ export interface SpecVariant {
   /** A module of the copy's built client, conformance suite, types or mock, as a file URL. */
   module(workspace: 'client' | 'conformance' | 'types' | 'mock', file?: string): string;
   /** The copy's command-line programs, to run with `node`. */
-  bins: { client: string; conformance: string };
+  bins: { cli: string; conformance: string };
   /** Removes the copy. */
   remove(): Promise<void>;
 }
@@ -107,7 +108,7 @@ export async function buildSpecVariant(
     module: (workspace, file = 'index.js') =>
       new URL(`file://${join(root, 'packages', workspace, 'dist', file)}`).href,
     bins: {
-      client: join(root, 'packages/client/bin/institution-api.js'),
+      cli: join(root, 'packages/cli/bin/institution-api.js'),
       conformance: join(root, 'packages/conformance/bin/institution-api-conformance.js'),
     },
     remove,

@@ -1,7 +1,7 @@
 /**
  * Ajv's errors in the words of the spec's schemas: `{ path, message }` field errors of the
  * spec's `FieldError`, naming the field and the rule. Shared by the reference server (its `400`
- * answers) and the client's import (rows checked before they are sent), so both say the same.
+ * answers) and the CLI's import (rows checked before they are sent), so both say the same.
  *
  * @module
  */

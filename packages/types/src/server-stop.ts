@@ -1,7 +1,7 @@
 /// <reference types="node" />
 /**
  * `@institution-api/types/server-stop`: how the toolkit's servers stop, shared by the reference
- * server, the mock server (`institution-api-mock`) and the client's `sign-proxy`, so that they
+ * server, the mock server (`institution-api-mock`) and the CLI's `sign-proxy`, so that they
  * stop alike: on SIGTERM or SIGINT (or once the npm that started them has gone), draining the
  * requests in flight for at most `SHUTDOWN_DRAIN_MS`. Node only (`node:http` servers, `process`).
  *

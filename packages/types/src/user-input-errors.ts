@@ -1,6 +1,6 @@
 /**
  * The field errors of a `UserInput` body, phrased as the account rules of the spec's `UserInput`: what the reference
- * server answers in a `400` and what the client's import reports for a row it does not send.
+ * server answers in a `400` and what the CLI's import reports for a row it does not send.
  *
  * @module
  */

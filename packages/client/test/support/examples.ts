@@ -12,8 +12,5 @@ export const bankAccountUser = () => example('BankAccountUser') as UserInput;
 export const validationProblem = () => example('ValidationProblem') as Problem;
 export const rateLimitedProblem = () => example('RateLimitedProblem') as Problem;
 
-/** Credentials used by every test; fake, and long enough to be recognizable in output. */
-export const CREDENTIALS = Object.freeze({
-  publicKey: 'pk_test_institution',
-  secretKey: 'sk_test_do_not_print_0123456789',
-});
+/** Credentials used by every test: test-support's fake key pair. */
+export { testKeys as CREDENTIALS } from '@institution-api/test-support/test-keys';

@@ -1,0 +1,242 @@
+/**
+ * `institution-api mcp`: the API's operations as tools of a Model Context Protocol server, so an
+ * AI agent can call the signed API without ever holding the secret key. The keys come from the
+ * environment, as for every command of the CLI; the server signs each request inside (the seed's
+ * `Authorization` and an RFC 9421 message signature, through the users client) and sends it to
+ * INSTITUTION_API_URL only: a model chooses a body and an id, never a URL, a header or a key.
+ * Over stdio by default (the MCP client starts it); `--http` serves Streamable HTTP at `/mcp`
+ * on loopback (mcp-http.ts).
+ *
+ * @module
+ */
+import type { Readable, Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { createUsersClient } from '@institution-api/client';
+import { openapiDocument } from '@institution-api/types';
+import { parseShutdownDrainMs, stopRequested } from '@institution-api/types/server-stop';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { type CliIo, DEFAULT_API_URL, EXIT, SIGNING_HELP } from '../cli-io.js';
+import {
+  checkedApiUrl,
+  flagValue,
+  httpUrl,
+  messageSignaturesFlag,
+  portFlag,
+  signatureFlags,
+  UsageError,
+} from '../command-line.js';
+import { isLoopback, parseAllowedHost, parseAllowedOrigin } from '../request-addressee.js';
+import { startMcpHttp } from './mcp-http.js';
+import { createMcpServer } from './mcp-server.js';
+import { type ToolCall, toolCalls } from './tool-calls.js';
+import { deriveOperationTools } from './tool-definitions.js';
+
+/** What `mcp` needs beyond the other commands' outside world. */
+export interface McpIo extends CliIo {
+  /** Where the stdio transport reads messages; `process.stdin` by default. */
+  stdin?: Readable;
+  /** Where the stdio transport writes messages; `process.stdout` by default. */
+  messages?: Writable;
+  /** Settles when the server should stop; by default the first SIGTERM or SIGINT. */
+  stop?: Promise<unknown>;
+}
+
+/** The keys a server needs, named in the one line it prints without them. */
+const keyVariables = ['INSTITUTION_PUBLIC_KEY', 'INSTITUTION_SECRET_KEY'] as const;
+
+/** The `mcp --help` text; it names the environment variables, never their values. */
+export function mcpUsage(): string {
+  return `Usage:
+  institution-api mcp                         an MCP server over stdio (an MCP client starts it)
+  institution-api mcp --http [--port N] [--host ADDRESS]
+                      [--allow-host NAME[:PORT]]... [--allow-origin ORIGIN]...
+                                              the same over Streamable HTTP at /mcp
+
+Offers the API's operations as tools named by their operationId (createUser, updateUser), their
+schemas read from the spec. Each call is signed inside the server with INSTITUTION_PUBLIC_KEY and
+INSTITUTION_SECRET_KEY (Authorization and an RFC 9421 message signature) and sent to
+INSTITUTION_API_URL only; a problem the service answers is a tool error. The secret key is in no
+tool, result, error or log line. Logs go to stderr, one line per call.
+Over HTTP it listens on 127.0.0.1 and prints "listening on http://127.0.0.1:PORT/mcp"; it answers
+only requests addressed to it (Host 127.0.0.1:PORT, localhost:PORT, [::1]:PORT, or a name given
+with --allow-host): another Host gets a 421, a web page of another origin a 403 (DNS rebinding).
+SIGTERM or Ctrl-C stops it after the calls in flight (at most SHUTDOWN_DRAIN_MS, default 10000);
+over stdio, so does the end of its input.
+
+Options:
+  --http                      serve Streamable HTTP at /mcp instead of stdio
+  --port N                    with --http: port to listen on (default: any free port)
+  --host ADDRESS              with --http: address to listen on (default 127.0.0.1); any other
+                              address lets whoever reaches it call the API with your keys
+  --allow-host NAME[:PORT]    with --http: a further name it answers to; repeatable
+  --allow-origin ORIGIN       with --http: a web page's origin that may call it; repeatable
+${SIGNING_HELP}`;
+}
+
+/**
+ * Runs `institution-api mcp <args>` and resolves to its exit code once the server has stopped:
+ * 0, or 2 for a usage error, missing keys or an address it cannot listen on. It never rejects.
+ */
+export async function mcp(args: string[], io: McpIo): Promise<number> {
+  try {
+    return await run(args, io);
+  } catch (error) {
+    // Messages name the bad setting, never its value, so the secret cannot leak through them.
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = error instanceof UsageError ? 'Run institution-api mcp --help for usage.\n' : '';
+    io.stderr(`institution-api mcp: ${message}\n${hint}`);
+    return EXIT.usage;
+  }
+}
+
+async function run(args: string[], io: McpIo): Promise<number> {
+  const values = parse(args);
+  if (values.help) {
+    io.stdout(mcpUsage());
+    return EXIT.ok;
+  }
+  const missing = keyVariables.filter((name) => !io.env[name]);
+  if (missing.length > 0) {
+    io.stderr(
+      `institution-api mcp: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set: set ${keyVariables.join(' and ')} (the institution's key pair) and INSTITUTION_API_URL (the service; default ${DEFAULT_API_URL}) in the environment the MCP client starts it with (its "env").\n`,
+    );
+    return EXIT.usage;
+  }
+  if (!values.http) {
+    for (const flag of ['port', 'host', 'allow-host', 'allow-origin'] as const) {
+      if (values[flag] !== undefined) throw new UsageError(`--${flag} is an option of --http`);
+    }
+  }
+  const signature = signatureFlags(values);
+  const messageSignatures = messageSignaturesFlag(values);
+  const baseUrl = checkedApiUrl(io.env.INSTITUTION_API_URL || DEFAULT_API_URL);
+  const service = httpUrl('INSTITUTION_API_URL', baseUrl);
+  const drainMs = parseShutdownDrainMs(io.env.SHUTDOWN_DRAIN_MS?.trim() || undefined);
+  const client = createUsersClient({
+    baseUrl,
+    publicKey: io.env.INSTITUTION_PUBLIC_KEY ?? '',
+    secretKey: io.env.INSTITUTION_SECRET_KEY ?? '',
+    signature,
+    messageSignatures,
+    ...(io.fetch ? { fetch: io.fetch } : {}),
+  });
+  const log = (line: string) => io.stderr(`institution-api mcp: ${line}\n`);
+  const tools = deriveOperationTools(openapiDocument);
+  // Aborted once the drain is over, so no call outlives the server (its sockets would keep the
+  // process alive through the client's timeouts and retries).
+  const stopping = new AbortController();
+  const calls = inFlight(toolCalls({ client, baseUrl, tools, log, signal: stopping.signal }));
+  const names = tools.map(({ tool }) => tool.name).join(', ');
+  const { info } = openapiDocument;
+  const newServer = () =>
+    createMcpServer({
+      tools,
+      call: calls.call,
+      title: info.title,
+      instructions: `${String(info.summary ?? info.title)} The tools ${names} send each request to ${service.origin}, signed inside this server with one institution's keys, which no tool shows. Read each tool's description: updateUser replaces every detail of the user.`,
+    });
+  const signed = `signed (${signature.algorithm ?? 'sha256'}, ${signature.encoding ?? 'hex'}${messageSignatures ? ', and an RFC 9421 message signature' : ''})`;
+  const stop = io.stop ?? stopRequested(io.env);
+
+  if (values.http) {
+    const host = values.host ?? '127.0.0.1';
+    const port = portFlag(values.port);
+    const allowHosts = (values['allow-host'] ?? []).map((value) =>
+      flagValue(parseAllowedHost, value),
+    );
+    const allowOrigins = (values['allow-origin'] ?? []).map((value) =>
+      flagValue(parseAllowedOrigin, value),
+    );
+    if (!isLoopback(host)) {
+      log(
+        `warning: listening on ${host}, not on a loopback address: anyone who can reach it can call the API with your keys.`,
+      );
+    }
+    const http = await startMcpHttp({
+      createServer: newServer,
+      host,
+      port,
+      allowHosts,
+      allowOrigins,
+      log,
+    }).catch((error: { code?: string; message?: string }) => {
+      const why =
+        error.code === 'EADDRINUSE'
+          ? 'the port is in use (EADDRINUSE)'
+          : (error.code ?? error.message);
+      throw new Error(`cannot listen on ${host}:${port}: ${why}`);
+    });
+    io.stdout(`listening on ${http.url}\n`);
+    log(
+      `tools ${names} for ${service.origin}, ${signed}, over Streamable HTTP; SIGTERM or Ctrl-C stops it.`,
+    );
+    await stop;
+    await http.close(drainMs);
+    stopping.abort();
+    return EXIT.ok;
+  }
+
+  const input = io.stdin ?? process.stdin;
+  const server = newServer();
+  await server.connect(new StdioServerTransport(input, io.messages ?? process.stdout));
+  log(
+    `tools ${names} for ${service.origin}, ${signed}, over stdio; SIGTERM or the end of its input stops it.`,
+  );
+  await Promise.race([stop, ended(input)]);
+  await calls.settled(drainMs);
+  stopping.abort();
+  await server.close();
+  return EXIT.ok;
+}
+
+/** Resolves once `input` has ended or closed (the MCP client has gone). */
+function ended(input: Readable): Promise<void> {
+  return new Promise((resolve) => {
+    input.once('end', resolve).once('close', resolve);
+  });
+}
+
+/** The calls, counted while they run, so a stop can wait for those in flight. */
+function inFlight(call: ToolCall): { call: ToolCall; settled(ms: number): Promise<void> } {
+  const running = new Set<Promise<unknown>>();
+  return {
+    call: (name, args) => {
+      const result = call(name, args);
+      running.add(result);
+      result.finally(() => running.delete(result)).catch(() => {});
+      return result;
+    },
+    settled: async (ms) => {
+      if (running.size === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...running]),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, ms);
+        }),
+      ]);
+      clearTimeout(timer);
+    },
+  };
+}
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        http: { type: 'boolean' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'allow-host': { type: 'string', multiple: true },
+        'allow-origin': { type: 'string', multiple: true },
+        algorithm: { type: 'string' },
+        encoding: { type: 'string' },
+        'no-message-signatures': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
