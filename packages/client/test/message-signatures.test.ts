@@ -267,9 +267,9 @@ describe('createSigningMiddleware', () => {
   });
 });
 
-describe('the README\'s example ("Signing")', () => {
+describe("the signing guide's example (docs/signing.md)", () => {
   it("is what the signing package gives for the spec's worked example", async () => {
-    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    const readme = await readFile(new URL('../docs/signing.md', import.meta.url), 'utf8');
     const block = /\n## Signing\n[\s\S]*?```http\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
     const shown = Object.fromEntries(
       block
