@@ -203,7 +203,7 @@ function report(
 }
 
 /**
- * The create answer has no monthlyIncome (section 2.3 of the interface document), so the
+ * The create answer has no monthlyIncome (spec: `UserCreated`), so the
  * printed user shows null, which would read like data loss without a word.
  */
 function incomeNote(created: boolean, sentIncome: unknown): string {
@@ -232,7 +232,7 @@ function parse(args: string[]) {
   }
 }
 
-/** `--method`: an HTTP method token (RFC 9110 section 9.1), as the request will send it. */
+/** `--method`: an HTTP method token (RFC 9110 §9.1), as the request will send it. */
 function methodOf(value: string): string {
   if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value)) {
     throw new UsageError(`--method must be an HTTP method such as POST or PUT, not "${value}"`);

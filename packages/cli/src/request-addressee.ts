@@ -2,7 +2,7 @@
  * Is this request addressed to me? The check of the CLI's local listeners that act with the
  * institution's keys (`sign-proxy`, `mcp --http`), which answer only requests sent to them by name:
  *
- * - its authority (the request target's in absolute-form, which RFC 9112 section 3.2.2 says wins
+ * - its authority (the request target's in absolute-form, which RFC 9112 §3.2.2 says wins
  *   over `Host`; the `Host` header otherwise) must be one of its own: `127.0.0.1:PORT`,
  *   `localhost:PORT`, `[::1]:PORT`, the address it listens on, or a name it was given
  *   (`--allow-host name` at any port, `name:port` at that port). A web page whose name an

@@ -16,7 +16,7 @@ export type ForwardedPath = { path: string; refused?: never } | { refused: strin
  * line): `/base` or `/base/` with `/api/v1/external/users?x=1` gives
  * `/base/api/v1/external/users?x=1`, one slash between them whatever the target ends with.
  *
- * Only origin-form request targets (RFC 9112 section 3.2.1: a path starting with one `/`, then
+ * Only origin-form request targets (RFC 9112 §3.2.1: a path starting with one `/`, then
  * an optional query) are forwarded; an absolute-form one that names the proxy itself reaches
  * here as its origin-form part (request-addressee.ts), one that names another host is refused
  * before (`421`). Refused, with the reason in words:
@@ -83,7 +83,7 @@ function decodedForChecks(path: string): string {
 }
 
 /**
- * Whether removing dot-segments (RFC 3986 section 5.2.4) would climb above the path's root.
+ * Whether removing dot-segments (RFC 3986 §5.2.4) would climb above the path's root.
  * Empty segments count for nothing, since some servers merge slashes first (nginx does by
  * default), and a segment's `;parameters` are ignored, since some servers read `..;` as `..`.
  */

@@ -49,7 +49,7 @@ export const closeGraceMs = 30_000;
 const problemMediaType = 'application/problem+json';
 
 /**
- * Headers that describe one connection, not the message (RFC 9110 section 7.6.1), so they are
+ * Headers that describe one connection, not the message (RFC 9110 §7.6.1), so they are
  * never forwarded in either direction; `host` is the target's; `content-length` is set from the
  * bytes sent.
  */
@@ -263,7 +263,7 @@ function readBody(incoming: IncomingMessage): Promise<Buffer | undefined> {
 
 /**
  * What is signed: the body's exact bytes, or, for a request that carries none by definition (GET,
- * HEAD), the JSON-stringified query object, as the signing middleware and the interface document
+ * HEAD), the JSON-stringified query object, as the signing middleware and the spec's `InstitutionSignature`
  * say (`{}` when there is none).
  */
 function signedMessage(incoming: IncomingMessage, body: Buffer): Uint8Array | string {
