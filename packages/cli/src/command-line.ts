@@ -28,6 +28,25 @@ export function oneOf<T extends string>(flag: string, value: string, allowed: re
   return value as T;
 }
 
+/** The flags of every command that signs: `--algorithm`, `--encoding`, `--no-message-signatures`. */
+export const signingFlags = {
+  algorithm: { type: 'string' },
+  encoding: { type: 'string' },
+  'no-message-signatures': { type: 'boolean' },
+} as const;
+
+/**
+ * The flags of a command that listens on this machine and signs for its callers (`sign-proxy`,
+ * `mcp --http`): where it listens, and the names and origins it answers besides its own (see
+ * request-addressee.ts).
+ */
+export const localListenerFlags = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  'allow-origin': { type: 'string', multiple: true },
+} as const;
+
 /** `--algorithm` and `--encoding`, checked; each only when given (the signer has the defaults). */
 export function signatureFlags(values: { algorithm?: string; encoding?: string }): {
   algorithm?: SignatureAlgorithm;

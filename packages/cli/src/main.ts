@@ -29,6 +29,7 @@ import {
   messageSignaturesFlag,
   requiredEnv,
   signatureFlags,
+  signingFlags,
   UsageError,
 } from './command-line.js';
 import { doctor } from './doctor/doctor-command.js';
@@ -219,9 +220,7 @@ function parse(args: string[]) {
       args,
       allowPositionals: true,
       options: {
-        algorithm: { type: 'string' },
-        encoding: { type: 'string' },
-        'no-message-signatures': { type: 'boolean' },
+        ...signingFlags,
         method: { type: 'string' },
         url: { type: 'string' },
         help: { type: 'boolean', short: 'h' },

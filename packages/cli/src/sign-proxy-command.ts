@@ -15,10 +15,12 @@ import { type CliIo, DEFAULT_API_URL, EXIT, SIGNING_HELP } from './cli-io.js';
 import {
   flagValue,
   httpUrl,
+  localListenerFlags,
   messageSignaturesFlag,
   portFlag,
   requiredEnv,
   signatureFlags,
+  signingFlags,
   UsageError,
 } from './command-line.js';
 import { isLoopback, parseAllowedHost, parseAllowedOrigin } from './request-addressee.js';
@@ -149,14 +151,9 @@ function parse(args: string[]) {
     return parseArgs({
       args,
       options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
+        ...localListenerFlags,
         target: { type: 'string' },
-        'allow-host': { type: 'string', multiple: true },
-        'allow-origin': { type: 'string', multiple: true },
-        algorithm: { type: 'string' },
-        encoding: { type: 'string' },
-        'no-message-signatures': { type: 'boolean' },
+        ...signingFlags,
         help: { type: 'boolean', short: 'h' },
       },
     }).values;

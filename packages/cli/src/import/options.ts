@@ -7,7 +7,13 @@
 import { extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SignatureAlgorithm, SignatureEncoding } from '@institution-api/signing';
-import { messageSignaturesFlag, oneOf, signatureFlags, UsageError } from '../command-line.js';
+import {
+  messageSignaturesFlag,
+  oneOf,
+  signatureFlags,
+  signingFlags,
+  UsageError,
+} from '../command-line.js';
 import type { InputFormat } from './rows.js';
 
 /** Rows in flight at most unless `--concurrency` says otherwise. */
@@ -102,9 +108,7 @@ function parse(args: string[]) {
       journal: { type: 'string' },
       'dry-run': { type: 'boolean' },
       'retry-failed': { type: 'boolean' },
-      algorithm: { type: 'string' },
-      encoding: { type: 'string' },
-      'no-message-signatures': { type: 'boolean' },
+      ...signingFlags,
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -20,9 +20,11 @@ import {
   checkedApiUrl,
   flagValue,
   httpUrl,
+  localListenerFlags,
   messageSignaturesFlag,
   portFlag,
   signatureFlags,
+  signingFlags,
   UsageError,
 } from '../command-line.js';
 import { isLoopback, parseAllowedHost, parseAllowedOrigin } from '../request-addressee.js';
@@ -226,13 +228,8 @@ function parse(args: string[]) {
       args,
       options: {
         http: { type: 'boolean' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'allow-host': { type: 'string', multiple: true },
-        'allow-origin': { type: 'string', multiple: true },
-        algorithm: { type: 'string' },
-        encoding: { type: 'string' },
-        'no-message-signatures': { type: 'boolean' },
+        ...localListenerFlags,
+        ...signingFlags,
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
