@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createApp } from '../dist/app.js';
 import { createLogger } from '../dist/logger.js';
 import { ReplayedNonceError } from '../dist/storage/types.js';
-import { recognize } from '../dist/storage/users/recognition.js';
+import { recognizeOrRefuse } from '../dist/storage/users/recognition.js';
 
 const credentials = new Map(
   JSON.parse(process.env.INSTITUTION_CREDENTIALS ?? '[]').map((c) => [c.publicKey, c]),
@@ -49,7 +49,7 @@ const storage = {
     const existing = users.get(userIdByCard.get(details.ghanaCardNumber));
     if (existing) {
       const institutions = members.get(existing.id);
-      recognize(
+      recognizeOrRefuse(
         { isMember: institutions.has(institutionId), mobileNumber: existing.mobileNumber },
         details.mobileNumber,
       );
