@@ -1,11 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { type IncomingHttpHeaders, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { httpTimeouts } from '../../src/http/http-server.js';
-import { newUser, schemaErrors, startTestServer, type TestServer } from './harness.js';
+import { getAsSent, newUser, schemaErrors, startTestServer, type TestServer } from './harness.js';
 
 let server: TestServer;
 let docsDir: string;
@@ -33,23 +32,9 @@ afterAll(async () => {
   if (docsDir) await rm(docsDir, { recursive: true, force: true });
 });
 
-/** A GET with node:http, which (unlike fetch) does not follow redirects. */
-function get(
-  path: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    request(`${server.baseUrl}${path}`, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-      );
-    })
-      .on('error', reject)
-      .end();
-  });
-}
+/** A GET of this test's server, as sent (harness: getAsSent). */
+const get = (path: string, headers?: Record<string, string>) =>
+  getAsSent(`${server.baseUrl}${path}`, headers);
 
 /**
  * Sends raw bytes on a new connection, leaves it open, and resolves with everything the server

@@ -1,3 +1,4 @@
+import { type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SignatureOptions } from '@institution-api/signing/node';
 import {
@@ -247,4 +248,25 @@ export function schemaErrors(name: string, value: unknown): string[] {
   return validate(value)
     ? []
     : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+}
+
+/**
+ * A GET with node:http, which (unlike fetch) neither decompresses nor follows redirects: the
+ * status, headers and bytes as the server sent them.
+ */
+export function getAsSent(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    })
+      .on('error', reject)
+      .end();
+  });
 }

@@ -4,13 +4,12 @@
  * frame the docs' pages.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { type IncomingHttpHeaders, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { specFiles } from '../../src/http/published-files.js';
-import { newUser, startTestServer, type TestServer } from './harness.js';
+import { getAsSent, newUser, startTestServer, type TestServer } from './harness.js';
 
 let server: TestServer;
 let docsDir: string;
@@ -36,23 +35,9 @@ afterAll(async () => {
   if (docsDir) await rm(docsDir, { recursive: true, force: true });
 });
 
-/** A GET with node:http, which (unlike fetch) does not decompress. */
-function get(
-  path: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    request(`${server.baseUrl}${path}`, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-      );
-    })
-      .on('error', reject)
-      .end();
-  });
-}
+/** A GET of this test's server, as sent (harness: getAsSent). */
+const get = (path: string, headers?: Record<string, string>) =>
+  getAsSent(`${server.baseUrl}${path}`, headers);
 
 /** Every published file, and the bytes it must arrive as. */
 const published: [path: string, bytes: () => Promise<Buffer | string>][] = [
