@@ -57,6 +57,17 @@ export function storedDetails(
   return details as unknown as UserInput;
 }
 
+/** The account's field names of each model, found once: both functions below run per request. */
+const accountFieldNames = new WeakMap<UserDetailsModel, readonly string[]>();
+function accountFieldsOf(model: UserDetailsModel): readonly string[] {
+  let names = accountFieldNames.get(model);
+  if (!names) {
+    names = model.input.filter((field) => field.account).map((field) => field.name);
+    accountFieldNames.set(model, names);
+  }
+  return names;
+}
+
 /**
  * The account fields of stored details ({@link storedDetails}), by their request names, or null
  * when the user has no account.
@@ -66,9 +77,9 @@ export function accountOf(
   model: UserDetailsModel = userDetailsModel,
 ): Record<string, unknown> | null {
   if (details[model.account.discriminator] == null) return null;
-  return Object.fromEntries(
-    model.input.filter((field) => field.account).map((field) => [field.name, details[field.name]]),
-  );
+  const account: Record<string, unknown> = {};
+  for (const name of accountFieldsOf(model)) account[name] = details[name];
+  return account;
 }
 
 /** Stored details without their account fields. */
@@ -76,6 +87,10 @@ export function withoutAccount(
   details: Readonly<Record<string, unknown>>,
   model: UserDetailsModel = userDetailsModel,
 ): Record<string, unknown> {
-  const account = new Set(model.input.filter((field) => field.account).map((field) => field.name));
-  return Object.fromEntries(Object.entries(details).filter(([name]) => !account.has(name)));
+  const account = accountFieldsOf(model);
+  const rest: Record<string, unknown> = {};
+  for (const name in details) {
+    if (!account.includes(name)) rest[name] = details[name];
+  }
+  return rest;
 }
