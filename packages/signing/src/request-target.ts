@@ -164,12 +164,23 @@ export function routedTarget(received: ReceivedTarget): RoutedTarget {
  * `text` as an authority (`host[:port]`) of `scheme`, normalized (RFC 9110 §4.2.3: lowercase,
  * no default port), or undefined when it is not one exactly.
  */
+// Nearly every request names the same Host: the last answer is kept, so that URL parsing, a
+// good part of routing a request, runs once per distinct authority rather than per request.
+let lastAuthority: { text: string; scheme: string; authority: string | undefined } | undefined;
+
 function authorityOf(text: string, scheme: 'http' | 'https'): string | undefined {
+  if (lastAuthority?.text === text && lastAuthority.scheme === scheme) {
+    return lastAuthority.authority;
+  }
   const written = text.toLowerCase();
-  if (!URL.canParse(`${scheme}://${written}`)) return undefined;
-  const url = new URL(`${scheme}://${written}`);
-  const defaultPort = scheme === 'https' ? '443' : '80';
-  return written === url.host || written === `${url.host}:${defaultPort}` ? url.host : undefined;
+  let authority: string | undefined;
+  if (URL.canParse(`${scheme}://${written}`)) {
+    const { host } = new URL(`${scheme}://${written}`);
+    const defaultPort = scheme === 'https' ? '443' : '80';
+    authority = written === host || written === `${host}:${defaultPort}` ? host : undefined;
+  }
+  lastAuthority = { text, scheme, authority };
+  return authority;
 }
 
 /** The address and port a connection reached, as an authority (an IPv6 address in brackets). */

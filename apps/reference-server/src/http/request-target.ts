@@ -42,7 +42,7 @@ export function routeOnTarget(publicOrigin?: string): RequestHandler {
     const routed = routedTarget({
       method: req.method,
       target: req.url,
-      host: req.headersDistinct.host,
+      host: hostLines(req.rawHeaders),
       scheme: req.protocol === 'https' ? 'https' : 'http',
       hostRequired: req.httpVersion !== '1.0',
       publicOrigin,
@@ -68,3 +68,16 @@ export const refuseMalformedHost: RequestHandler = (_req, res, next) => {
   const detail = res.locals.malformedHost;
   next(detail === undefined ? undefined : new HttpProblem(problemKinds.malformedRequest, detail));
 };
+
+/**
+ * The value of each `Host` field line, in order, read from the raw header lines: `headersDistinct`
+ * would give them too, but builds every header's list on each request to do it.
+ */
+function hostLines(rawHeaders: readonly string[]): string[] {
+  const hosts: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts.push(rawHeaders[i + 1] as string);
+  }
+  return hosts;
+}
