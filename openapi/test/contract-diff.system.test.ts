@@ -6,13 +6,13 @@
  * bundle `npm run build` wrote (dist/openapi.yaml), as released/openapi.yaml is at a release.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { parse } from 'yaml';
+import { editedSpecCopy } from '../../scripts/lib/edited-spec-copy.mjs';
 
 const exec = promisify(execFile);
 const openapi = fileURLToPath(new URL('..', import.meta.url));
@@ -32,26 +32,11 @@ type Yaml = Record<string, any>;
 /** Edits of the copy: file under openapi/ → a mutation of its parsed YAML. */
 type Edits = Record<string, (document: Yaml) => void>;
 
-/** A copy of the spec's sources with `edits` applied and `texts` written; returns its root file. */
+/** An edited copy of the spec's sources (`texts`: other files' content); returns its root file. */
 function editedCopy(edits: Edits, texts: Record<string, string>): string {
-  const copy = mkdtempSync(join(tmpdir(), 'contract-diff-'));
-  copies.push(copy);
-  for (const entry of [
-    'openapi.yaml',
-    'info-description.md',
-    'paths',
-    'components',
-    'code-samples',
-  ]) {
-    cpSync(join(openapi, entry), join(copy, entry), { recursive: true });
-  }
-  for (const [file, edit] of Object.entries(edits)) {
-    const document = parse(readFileSync(join(copy, file), 'utf8')) as Yaml;
-    edit(document);
-    writeFileSync(join(copy, file), stringify(document));
-  }
-  for (const [file, text] of Object.entries(texts)) writeFileSync(join(copy, file), text);
-  return join(copy, 'openapi.yaml');
+  const { directory, root } = editedSpecCopy(edits, texts);
+  copies.push(directory);
+  return root;
 }
 
 /**

@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { parse } from 'yaml';
 import { releaseRecord } from '../../../scripts/lib/contract-changes.mjs';
+import { editedSpecCopy } from '../../../scripts/lib/edited-spec-copy.mjs';
 import { changelogData, changelogPage, changelogSections } from '../scripts/lib/changelog-page.mjs';
 import { findExternalFetches } from '../scripts/lib/offline.mjs';
 
@@ -96,25 +97,11 @@ describe('the changelog of this repository', { timeout: 60_000 }, () => {
 // biome-ignore lint/suspicious/noExplicitAny: parsed YAML; each edit knows the shape of its file
 type Yaml = Record<string, any>;
 
-/** A copy of the spec's sources with `edits` (file under openapi/ → a mutation) applied; returns its root file. */
+/** An edited copy of the spec's sources (file under openapi/ → a mutation); returns its root file. */
 function editedSpec(edits: Record<string, (document: Yaml) => void>) {
-  const copy = mkdtempSync(join(tmpdir(), 'changelog-spec-'));
-  copies.push(copy);
-  for (const entry of [
-    'openapi.yaml',
-    'info-description.md',
-    'paths',
-    'components',
-    'code-samples',
-  ]) {
-    cpSync(join(openapi, entry), join(copy, entry), { recursive: true });
-  }
-  for (const [file, edit] of Object.entries(edits)) {
-    const document = parse(readFileSync(join(copy, file), 'utf8'));
-    edit(document);
-    writeFileSync(join(copy, file), stringify(document));
-  }
-  return join(copy, 'openapi.yaml');
+  const { directory, root } = editedSpecCopy(edits);
+  copies.push(directory);
+  return root;
 }
 
 describe('a breaking change', { timeout: 60_000 }, () => {
