@@ -8,16 +8,14 @@
  *   no `crypto.subtle`: the call resolves with `signing-unavailable`, and nothing is sent.
  * The page is bundled by esbuild for the browser, so the signer is the Web Crypto side.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { type BrowserPage, serveBrowserPage } from '@institution-api/test-support/browser-page';
 import { launchChromium } from '@institution-api/test-support/chromium';
 import {
   type RunningServer,
   startReferenceServer,
 } from '@institution-api/test-support/reference-server';
 import { describeWith } from '@institution-api/test-support/requirements';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 /** A name that is not localhost, resolved by Chromium to this machine: not a secure context. */
@@ -28,31 +26,14 @@ const credential = {
   secretKey: 'sk_browser_test_0123456789abcdef',
 };
 
-let pages: Server;
+let pages: BrowserPage;
 let port: number;
 let api: RunningServer;
 let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
 
 beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [fileURLToPath(new URL('./browser/page.ts', import.meta.url))],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    write: false,
-    logLevel: 'silent',
-  });
-  const files: Record<string, [string, string]> = {
-    '/': ['text/html', '<!doctype html><script type="module" src="/page.js"></script>'],
-    '/page.js': ['text/javascript', bundle.outputFiles[0]?.text ?? ''],
-  };
-  pages = createServer((req, res) => {
-    const file = files[new URL(req.url ?? '/', 'http://x').pathname];
-    res.writeHead(file ? 200 : 404, { 'content-type': file?.[0] ?? 'text/plain' });
-    res.end(file?.[1] ?? 'not found');
-  });
-  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-  port = (pages.address() as AddressInfo).port;
+  pages = await serveBrowserPage(fileURLToPath(new URL('./browser/page.ts', import.meta.url)));
+  port = pages.port;
   api = await startReferenceServer({
     credentials: [credential],
     env: { CORS_ALLOW_ORIGINS: `http://127.0.0.1:${port},http://${lanName}:${port}` },
@@ -62,7 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await api?.stop();
-  await new Promise<void>((resolve) => (pages ? pages.close(() => resolve()) : resolve()));
+  await pages?.close();
 });
 
 /** Opens the page at `origin`; resolves with its results and the requests it sent to the API. */

@@ -7,43 +7,23 @@
  * The page is bundled by esbuild for the browser, so nothing of Node can reach it.
  */
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { type BrowserPage, serveBrowserPage } from '@institution-api/test-support/browser-page';
 import { launchChromium } from '@institution-api/test-support/chromium';
 import { testWith } from '@institution-api/test-support/requirements';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, expect } from 'vitest';
 
 const worker = fileURLToPath(import.meta.resolve('msw/mockServiceWorker.js'));
 
-let server: Server;
+let page: BrowserPage;
 let url: string;
 beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [fileURLToPath(new URL('./browser/page.ts', import.meta.url))],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    write: false,
-    logLevel: 'silent',
-  });
-  const files: Record<string, [string, string]> = {
-    '/': ['text/html', '<!doctype html><script type="module" src="/page.js"></script>'],
-    '/page.js': ['text/javascript', bundle.outputFiles[0]?.text ?? ''],
+  page = await serveBrowserPage(fileURLToPath(new URL('./browser/page.ts', import.meta.url)), {
     '/mockServiceWorker.js': ['text/javascript', readFileSync(worker, 'utf8')],
-  };
-  server = createServer((req, res) => {
-    const file = files[req.url ?? ''];
-    res.writeHead(file ? 200 : 404, { 'content-type': file?.[0] ?? 'text/plain' });
-    res.end(file?.[1] ?? 'not found');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  url = page.url;
 }, 120_000);
-afterAll(
-  () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
-);
+afterAll(() => page?.close());
 
 testWith(
   'chromium',
