@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The breaking-change gate, `npm run contract:diff` (part of `npm run lint`, so of CI).
 //
 // Compares the working spec (openapi/openapi.yaml, the multi-file source) with the contract of the
@@ -42,6 +43,7 @@ const IMPACT_WORDS = {
 };
 const MARKS = { major: '✖', minor: '✔', patch: '·' };
 
+/** @param {import('./lib/contract-changes.mjs').Change} change */
 function describe(change) {
   const { rest } = scopeOf(change.path);
   const where = rest.join('/') || '(the whole item)';
@@ -57,11 +59,13 @@ function describe(change) {
   return lines;
 }
 
+/** @param {string} message @returns {never} */
 function fail(message) {
   console.error(`contract:diff: ${message}`);
   process.exit(2);
 }
 
+/** @type {ReturnType<typeof contractChanges>} */
 let compared;
 try {
   compared = contractChanges(options.base, options.revision);
@@ -83,11 +87,12 @@ console.log(
 
 const shown = changes.filter((change) => options.verbose || change.impact !== 'patch');
 const order = { major: 0, minor: 1, patch: 2 };
+/** @type {Map<string, import('./lib/contract-changes.mjs').Change[]>} */
 const byScope = new Map();
 for (const change of shown.sort((a, b) => order[a.impact] - order[b.impact])) {
   const { scope } = scopeOf(change.path);
   if (!byScope.has(scope)) byScope.set(scope, []);
-  byScope.get(scope).push(change);
+  byScope.get(scope)?.push(change);
 }
 for (const [scope, scoped] of byScope) {
   console.log(`\n${scope}`);

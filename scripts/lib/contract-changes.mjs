@@ -1,3 +1,4 @@
+// @ts-check
 // The contract's changes between two documents, as the breaking-change gate
 // (scripts/contract-diff.mjs) and the docs' changelog page (apps/docs) both read them: Redocly's
 // `diff` (the @redocly/cli the openapi workspace pins), its JSON report (`reportVersion` 1), and
@@ -16,7 +17,6 @@ import {
   pointerSegments,
   resolveLocalRef,
 } from '@institution-api/runtime/spec';
-import { parse } from 'yaml';
 
 /** The repository's root directory. */
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

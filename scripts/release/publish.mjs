@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run release`: the second half of a release, after `npm run release:version` and its
 // commit. Publishes the versions of @institution-api/types, signing, client, conformance and mock that
 // the registry does not have yet (`changeset publish`, which runs `npm publish` per package and

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run release:version`: the first half of a release, run by the maintainer who releases.
 //
 // 1. Checks first, against the last release: the release rules (release:check), the

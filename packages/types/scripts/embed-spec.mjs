@@ -1,3 +1,4 @@
+// @ts-check
 // Copies the bundled spec from @institution-api/openapi's exports into this package (so it ships
 // with the types, and openapi-typescript generates them from this copy) and writes it as a
 // TypeScript module, so `import { openapiDocument }` works in every bundler and runtime without
@@ -9,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pkg = join(here, '..');
-/** A file of the bundle, as the spec's workspace exports it. */
+/** A file of the bundle, as the spec's workspace exports it. @param {string} name */
 const bundle = (name) => fileURLToPath(import.meta.resolve(`@institution-api/openapi/${name}`));
 
 copyFileSync(bundle('openapi.json'), join(pkg, 'openapi.json'));
@@ -39,6 +40,9 @@ const values = new Set(['default', 'const', 'enum']);
 /**
  * A schema without its prose keywords; names under `properties` are fields, never keywords, and
  * the values of `default`, `const` and `enum` are data.
+ *
+ * @param {unknown} schema
+ * @returns {unknown}
  */
 const withoutProse = (schema) => {
   if (Array.isArray(schema)) return schema.map(withoutProse);
