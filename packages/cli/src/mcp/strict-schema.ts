@@ -155,7 +155,7 @@ function convertObject(
     } else {
       const { description, ...rest } = converted.schema;
       strict[name] = {
-        ...(description !== undefined && { description: `${description} Null when left out.` }),
+        description: [description, 'Null when left out.'].filter(Boolean).join(' '),
         anyOf: [rest, { type: 'null' }],
       };
       reader.addedNull.add(name);
