@@ -147,7 +147,7 @@ describe('the MCP conformance suite against mcp --http', () => {
       // Colours stripped, whatever the suite decides about NO_COLOR.
       const text = stripVTControlCharacters(output);
       const checks = [...text.matchAll(/\[([\w-]+)\s*\] (SUCCESS|FAILURE)/g)].map(
-        ([, id, status]) => ({ id, status }),
+        ([, id = '', status]) => ({ id, status }),
       );
       expect(checks.filter(({ status }) => status === 'SUCCESS').length, text).toBeGreaterThan(0);
       const failed = checks.filter(({ status }) => status === 'FAILURE').map(({ id }) => id);
