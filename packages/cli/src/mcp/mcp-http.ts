@@ -146,6 +146,15 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttp> {
     );
   });
   const drain = drainable(server);
+  // Once stopping, a connection whose answer has gone is closed at once: an answer streamed
+  // (SSE) had its headers sent before the stop, without `Connection: close`, and its client
+  // would otherwise hold the connection open, and the stop, for its keep-alive time.
+  let stopping = false;
+  server.on('request', (_incoming, outgoing: ServerResponse) => {
+    outgoing.once('finish', () => {
+      if (stopping) setImmediate(() => server.closeIdleConnections());
+    });
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -164,8 +173,12 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttp> {
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}${mcpPath}`,
-    stopAccepting: (cutAfterMs) =>
-      drain.drain(cutAfterMs, () => log(`cutting the requests still open after ${cutAfterMs} ms`)),
+    stopAccepting: (cutAfterMs) => {
+      stopping = true;
+      return drain.drain(cutAfterMs, () =>
+        log(`cutting the requests still open after ${cutAfterMs} ms`),
+      );
+    },
     close: async () => {
       await Promise.all([legacy.close(), modern.close()]);
     },
