@@ -131,7 +131,9 @@ describe('mcp over stdio', () => {
     await once(server.child, 'exit');
   });
 
-  it('answers a call in flight with an error on SIGTERM, then exits 0', async () => {
+  it('answers a call in flight with an error on SIGTERM, then exits 0', {
+    timeout: 60_000,
+  }, async () => {
     const server = start({ SHUTDOWN_DRAIN_MS: '200' });
     const before = service.requests.length;
     server.send({
