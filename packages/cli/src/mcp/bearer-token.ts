@@ -9,7 +9,7 @@
  * @module
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { UsageError } from '../command-line.js';
 
 /** The shortest token accepted from the environment or a file: 128 bits of base64. */
@@ -26,6 +26,8 @@ export interface BearerToken {
   /** The token; printed once when generated, in no log line or answer. */
   readonly value: string;
   readonly source: TokenSource;
+  /** Something the command should say about it (a token file other users can read). */
+  readonly warning?: string;
   /** What a request's `Authorization` header amounts to: the token, another, or none. */
   check(authorization: string | undefined): 'valid' | 'missing' | 'invalid';
 }
@@ -57,7 +59,14 @@ export async function resolveToken(
     const code = (error as { code?: string }).code ?? 'unreadable';
     throw new UsageError(`--token-file: cannot read the file (${code})`);
   }
-  return checked(text.split(/\r?\n/, 1)[0]?.trim() ?? '', '--token-file');
+  const token = checked(text.split(/\r?\n/, 1)[0]?.trim() ?? '', '--token-file');
+  const { mode } = await stat(tokenFile);
+  return (mode & 0o077) === 0
+    ? token
+    : {
+        ...token,
+        warning: `warning: the --token-file can be read by other users (mode ${(mode & 0o777).toString(8)}): chmod 600 it.`,
+      };
 }
 
 function checked(value: string, source: Exclude<TokenSource, 'generated'>): BearerToken {

@@ -185,6 +185,7 @@ async function run(args: string[], io: McpIo): Promise<number> {
     const allowOrigins = (values['allow-origin'] ?? []).map((value) =>
       flagValue(parseAllowedOrigin, value),
     );
+    if (token.warning) log(token.warning);
     if (!isLoopback(host)) {
       log(
         `warning: listening on ${host}, not on a loopback address: anyone who can reach it and has the token can call the API with your keys.`,

@@ -45,6 +45,15 @@ describe('a bearer token', () => {
     await writeFile(file, `${given}\nignored\n`, { mode: 0o600 });
     const token = await resolveToken({}, file);
     expect(token).toMatchObject({ value: given, source: '--token-file' });
+    expect(token.warning).toBeUndefined();
+  });
+
+  it('warns of a --token-file other users can read, without its content', async () => {
+    const file = join(dir, 'shared-token');
+    await writeFile(file, `${given}\n`, { mode: 0o644 });
+    const { warning } = await resolveToken({}, file);
+    expect(warning).toMatch(/can be read by other users \(mode 644\): chmod 600 it/);
+    expect(warning).not.toContain(given);
   });
 
   it.each([
