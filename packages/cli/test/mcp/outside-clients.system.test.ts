@@ -133,6 +133,23 @@ describe('the MCP Inspector CLI', () => {
     },
   );
 
+  it.each([
+    { profile: 'spec', flags: [], inputFindings: true },
+    { profile: 'strict', flags: ['--strict-schemas'], inputFindings: false },
+  ])(
+    'lints the input schemas of the $profile profile (--strict): portable when strict',
+    { timeout: 60_000 },
+    async ({ flags, inputFindings }) => {
+      const { stderr } = await exec(
+        process.execPath,
+        [inspector, '--cli', '--strict', '--method', 'tools/list', ...stdio(), ...flags],
+        { env: { PATH: process.env.PATH, HOME: home, NO_COLOR: '1' }, timeout: 60_000 },
+      );
+      expect(stderr).toMatch(/\b0 errors, \d+ warnings? across 2 tools\./);
+      expect(/Path: inputSchema/.test(stderr)).toBe(inputFindings);
+    },
+  );
+
   it('gets nothing without the token: 401, and nothing reaches the service', async () => {
     const before = service.requests.length;
     const answer = await inspect([
