@@ -21,7 +21,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { drainable } from '@institution-api/types/server-stop';
+import { drainable } from '@institution-api/runtime/server-stop';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   createMcpHandler,

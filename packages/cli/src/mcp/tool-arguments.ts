@@ -2,19 +2,20 @@
  * A tool's arguments checked here, before anything is signed or sent: against the input schema
  * the tool advertised (so a client gets the refusal its schema implies), then, read as the
  * spec's (the strict profile's added nulls removed), against the spec itself with the one spec
- * toolkit (`@institution-api/types/spec-ajv`): each path parameter against its parameter's
+ * toolkit (`@institution-api/runtime/spec-ajv`): each path parameter against its parameter's
  * schema (`updateUser`'s `id` is a UUID, so never `.`, `..` or a `/`: one path segment), and the
  * body against its schema and the account rules, phrased as the service phrases them in a `400`.
  * Each broken rule is a field error naming the argument (`/arguments/email`).
  *
  * @module
  */
-import type { FieldError, OpenApiDocument, UserInput } from '@institution-api/types';
+
 import {
   createSpecSchemas,
   createUserInputErrors,
   fieldErrors,
-} from '@institution-api/types/spec-ajv';
+} from '@institution-api/runtime/spec-ajv';
+import type { FieldError, OpenApiDocument, UserInput } from '@institution-api/types';
 import type { OperationTool } from './tool-definitions.js';
 
 /** The arguments taken apart, or the rules they break. */
