@@ -221,7 +221,11 @@ describe('mcp over stdio', () => {
       'updateUser',
     ]);
     expect(called.result.structuredContent).toMatchObject({ status: 201 });
-    expect(unknown.error).toMatchObject({ message: expect.stringMatching(/deleteUser/) });
+    // -32602 with the SDK's message as it is, without a second "MCP error" prefix.
+    expect(unknown.error).toEqual({
+      code: -32602,
+      message: 'Unknown tool: deleteUser (the tools are createUser, updateUser)',
+    });
     expect(sent).toHaveLength(1);
     expect(sent[0]?.url).toBe('http://service.test/api/v1/external/users');
     expect(sent[0]?.headers).toMatchObject({
