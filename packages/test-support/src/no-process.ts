@@ -4,8 +4,13 @@
  * the program and saying where the test belongs (a `*.system.test.ts` file, CONTRIBUTING.md).
  * Worker threads stay allowed: they are part of one process (the server's checkpointer is one).
  */
-import childProcess from 'node:child_process';
-import { syncBuiltinESMExports } from 'node:module';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+
+/** The module object itself, whose functions the named imports are synced from. */
+const childProcess = createRequire(import.meta.url)('node:child_process') as Record<
+  string,
+  unknown
+>;
 
 const starters = [
   'spawn',

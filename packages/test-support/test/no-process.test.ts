@@ -2,7 +2,8 @@
  * The fast tier's guard (src/no-process.ts, a setup file of every workspace's fast tier through
  * testTiers): starting a process from a fast test fails it, whichever way it is started.
  */
-import childProcess, { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
+import * as childProcess from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
 describe('the fast tier', () => {
