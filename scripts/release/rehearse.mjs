@@ -33,18 +33,23 @@ const env = {
   TURBO_TELEMETRY_DISABLED: '1',
   // Builds and tests of unchanged files are cache hits of this checkout's turbo cache.
   TURBO_CACHE_DIR: join(repositoryRoot, '.turbo', 'cache'),
-  // Nothing reaches a registry: `npm publish --dry-run` packs and reports, offline.
-  npm_config_offline: 'true',
 };
+/** Nothing reaches a registry: `npm publish --dry-run` packs and reports, offline. */
+const offline = { npm_config_offline: 'true' };
 
 /**
  * Runs a step in the clone, printing it; stops the rehearsal at the first failure.
  *
  * @param {string} title @param {string} command @param {string[]} args
+ * @param {Record<string, string>} [more] environment of this step
  */
-function step(title, command, args) {
+function step(title, command, args, more = {}) {
   console.log(`\n▶ rehearsal: ${title}: ${command} ${args.join(' ')}`);
-  const { status } = spawnSync(command, args, { cwd: clone, env, stdio: 'inherit' });
+  const { status } = spawnSync(command, args, {
+    cwd: clone,
+    env: { ...env, ...more },
+    stdio: 'inherit',
+  });
   if (status !== 0) fail(`${title} failed (the clone is kept: ${clone})`);
 }
 
@@ -119,7 +124,12 @@ try {
   const problems = versionProblems(planned);
   if (problems.length > 0)
     fail(`release:version wrote what was not planned:\n  - ${problems.join('\n  - ')}`);
-  step('publish, as a dry run (the second half)', 'npm', ['run', 'release', '--', '--dry-run']);
+  step(
+    'publish, as a dry run (the second half)',
+    'npm',
+    ['run', 'release', '--', '--dry-run'],
+    offline,
+  );
   step('a tag per package', 'npx', ['changeset', 'git-tag']);
   const tags = git('tag', '--list').split('\n').filter(Boolean).sort();
   const wanted = PUBLISHABLE.map((name) => `${name}@${planned[name]}`).sort();
