@@ -9,7 +9,7 @@ import { createHash, createHmac, createSecretKey, timingSafeEqual } from 'node:c
 import type { DiagnosisCrypto } from './diagnosis-crypto.js';
 import { CONTENT_DIGEST_HASH } from './message-signature.js';
 
-const nodeHash = { 'SHA-256': 'sha256', 'SHA-512': 'sha512' } as const;
+const nodeHash = { 'SHA-256': 'sha256', 'SHA-512': 'sha512', 'SHA-1': 'sha1' } as const;
 
 /** {@link DiagnosisCrypto} on node:crypto. */
 export const nodeDiagnosisCrypto: DiagnosisCrypto = {
@@ -24,5 +24,9 @@ export const nodeDiagnosisCrypto: DiagnosisCrypto = {
   },
   async digest(algorithm, bytes) {
     return new Uint8Array(createHash(CONTENT_DIGEST_HASH[algorithm].node).update(bytes).digest());
+  },
+  clock() {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
   },
 };
