@@ -5,18 +5,24 @@
  *
  * @module
  */
+import { requestExampleKeyOrders } from '@institution-api/runtime/spec';
 import {
   DEFAULT_MAX_SKEW_SECONDS,
   decideMessageSignature,
   diagnoseSignature,
   parseAuthorization,
+  presentedPublicKey,
   type SignatureDiagnosis,
   type SignatureOptions,
   type TargetUri,
   verify,
   verifyMessageSignature,
 } from '@institution-api/signing';
+import { openapiDocument } from '@institution-api/types';
 import type { MockInstitution } from './institutions.js';
+
+/** The orders of the spec's request examples: a body signed in one, sent in another, is found. */
+const documentedKeyOrders = requestExampleKeyOrders(openapiDocument);
 
 /** How far a message signature's `created` may be from the clock, by default (seconds). */
 export const defaultMessageSignatureMaxAgeSeconds = DEFAULT_MAX_SKEW_SECONDS;
@@ -116,15 +122,17 @@ export function createAuthenticator(
               maxSkewSeconds: maxAgeSeconds,
               messageSignatureRequired: institution.messageSignature === 'required',
               nonceReused,
+              documentedKeyOrders,
             }),
           }
         : {};
     const header = request.headers.get('authorization');
     const presented = parseAuthorization(header, signature);
     if (!presented) {
-      // A known key with a signature written otherwise: the sandbox says how it must be written.
-      const colon = header?.indexOf(':') ?? -1;
-      return refused(colon > 0 ? byPublicKey.get(header?.slice(0, colon) ?? '') : undefined);
+      // A known key with a signature written otherwise (a scheme word before it, Basic
+      // credentials, a space): the sandbox says how it must be written.
+      const publicKey = presentedPublicKey(header);
+      return refused(publicKey === undefined ? undefined : byPublicKey.get(publicKey));
     }
     const institution = byPublicKey.get(presented.publicKey);
     if (!institution) {

@@ -11,7 +11,7 @@
  * - **a schema without its document**: {@link toJsonSchema} (self-contained JSON Schema);
  * - **operations and their examples**: {@link operationsOf}, {@link operationById},
  *   {@link parametersOf}, {@link requestExamples}, {@link responseExamples},
- *   {@link mediaExamples}, {@link contentOf}.
+ *   {@link mediaExamples}, {@link contentOf}, {@link requestExampleKeyOrders}.
  *
  * @module
  */
@@ -19,6 +19,7 @@ export {
   contentOf,
   mediaExamples,
   type NamedExample,
+  requestExampleKeyOrders,
   requestExamples,
   responseExamples,
 } from './examples.js';
