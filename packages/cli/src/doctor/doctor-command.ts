@@ -10,7 +10,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { DEFAULT_MAX_SKEW_SECONDS } from '@institution-api/signing';
+import { DEFAULT_MAX_SKEW_SECONDS, redactSecret } from '@institution-api/signing';
 import { type CliIo, EXIT } from '../cli-io.js';
 import { httpUrl, requiredEnv, signatureFlags, UsageError } from '../command-line.js';
 import { examine } from './examine.js';
@@ -103,16 +103,26 @@ async function run(args: string[], io: DoctorIo): Promise<number> {
   const required = values['require-message-signature'] === true;
   const secretKey = requiredEnv(io.env, 'INSTITUTION_SECRET_KEY');
 
+  const publicKey = io.env.INSTITUTION_PUBLIC_KEY || undefined;
+  // Nothing printed repeats the secret key, whatever the request carried where.
+  const stderr = (text: string) => io.stderr(redactSecret(text, secretKey));
   const bytes = await input(source, io);
   let examination: Awaited<ReturnType<typeof examine>>;
   try {
     const request = await readHttpRequest(bytes);
     if (request.ignoredTrailingBytes > 0) {
-      io.stderr(
+      stderr(
         `institution-api doctor: note: ${request.ignoredTrailingBytes} byte(s) of line ends after the body, beyond its Content-Length, are not part of it\n`,
       );
     }
-    examination = await examine(request, { secretKey, signature, now, maxAgeSeconds, origin });
+    examination = await examine(request, {
+      secretKey,
+      signature,
+      now,
+      maxAgeSeconds,
+      origin,
+      publicKey,
+    });
   } catch (error) {
     if (error instanceof UnreadableMessage) {
       throw new Error(
@@ -121,17 +131,18 @@ async function run(args: string[], io: DoctorIo): Promise<number> {
     }
     throw error;
   }
-  const publicKey = io.env.INSTITUTION_PUBLIC_KEY;
   const named =
     examination.authorization.status === 'missing'
       ? undefined
       : examination.authorization.publicKey;
   if (publicKey && named !== undefined && named !== publicKey) {
-    io.stderr(
-      `institution-api doctor: warning: the request's Authorization names the key ${named}, not INSTITUTION_PUBLIC_KEY (${publicKey}); it is checked with INSTITUTION_SECRET_KEY all the same\n`,
+    stderr(
+      `institution-api doctor: warning: the request's Authorization names another key than INSTITUTION_PUBLIC_KEY (${publicKey}), not shown (it could be a secret); it is checked with INSTITUTION_SECRET_KEY all the same\n`,
     );
   }
-  io.stdout(report(examination, { now, maxAgeSeconds, required }));
+  io.stdout(
+    redactSecret(report(examination, { now, maxAgeSeconds, required, publicKey }), secretKey),
+  );
   return isValid(examination, required) ? EXIT.ok : EXIT.http;
 }
 
