@@ -159,7 +159,7 @@ export async function runCase(
         PUBLIC_KEY: keyPair.publicKey,
         SECRET_KEY: keyPair.secretKey,
         USER_JSON: JSON.stringify(user),
-        ...javaFields(user),
+        ...(await javaFields(user, options.scratch)),
         ...(await secretFiles(keyPair, options.scratch)),
         ...('env' in mistake ? mistake.env : {}),
       },
@@ -186,21 +186,29 @@ export async function runCase(
   }
 }
 
-/** The user's fields as the Java program reads them (it builds its JSON with String.format). */
-function javaFields(user: Record<string, unknown>): Record<string, string> {
-  const field = (name: string) => String(user[name] ?? '');
-  return {
-    USER_EMAIL: field('email'),
-    USER_FIRST_NAME: field('firstName'),
-    USER_LAST_NAME: field('lastName'),
-    USER_MOBILE_NUMBER: field('mobileNumber'),
-    USER_GHANA_CARD_NUMBER: field('ghanaCardNumber'),
-    USER_MONTHLY_INCOME: field('monthlyIncome'),
-    USER_IMAGE: field('image'),
-    USER_ACCOUNT_NUMBER: field('accountNumber'),
-    USER_ACCOUNT_NAME: field('accountName'),
-    USER_NETWORK: field('network'),
-  };
+/**
+ * The user's fields as the Java program reads them (it builds its JSON with String.format): a
+ * properties file in UTF-8, read as such whatever the platform's charset.
+ */
+async function javaFields(
+  user: Record<string, unknown>,
+  dir: string,
+): Promise<Record<string, string>> {
+  const names = [
+    'email',
+    'firstName',
+    'lastName',
+    'mobileNumber',
+    'ghanaCardNumber',
+    'monthlyIncome',
+    'image',
+    'accountNumber',
+    'accountName',
+    'network',
+  ];
+  const file = join(dir, `user-${randomBytes(6).toString('hex')}.properties`);
+  await writeFile(file, names.map((name) => `${name}=${String(user[name] ?? '')}\n`).join(''));
+  return { USER_FILE: file };
 }
 
 /** The files an integrator keeps the keys in: as `echo` writes them, and `.env` files. */

@@ -4,10 +4,10 @@
 // developer writes; the one line that goes wrong is marked "MISTAKE". The
 // corpus (../../corpus.ts) says what the sandbox and the doctor must answer.
 //
-// Environment: API_URL, PUBLIC_KEY, SECRET_KEY, and the user's fields:
-// USER_EMAIL, USER_FIRST_NAME, USER_LAST_NAME, USER_MOBILE_NUMBER,
-// USER_GHANA_CARD_NUMBER, USER_MONTHLY_INCOME, USER_IMAGE,
-// USER_ACCOUNT_NUMBER, USER_ACCOUNT_NAME, USER_NETWORK.
+// Environment: API_URL, PUBLIC_KEY, SECRET_KEY, and USER_FILE, the user's
+// fields in a properties file in UTF-8 (email, firstName, lastName,
+// mobileNumber, ghanaCardNumber, monthlyIncome, image, accountNumber,
+// accountName, network).
 import static java.lang.System.getenv;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -19,6 +19,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -29,6 +31,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.function.Function;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -43,17 +46,30 @@ public class Mistakes {
       + "\"image\":\"%s\",\"accountType\":\"MOMO\",\"accountNumber\":\"%s\","
       + "\"accountName\":\"%s\",\"network\":\"%s\"}";
 
+  static final Properties USER = new Properties();
+
+  static String field(String name) {
+    if (USER.isEmpty()) {
+      try (var reader = Files.newBufferedReader(Path.of(getenv("USER_FILE")), UTF_8)) {
+        USER.load(reader);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    return USER.getProperty(name, "");
+  }
+
   static String json(String income, Function<String, String> escape) {
     return String.format(Locale.ROOT, TEMPLATE,
-        escape.apply(getenv("USER_EMAIL")), escape.apply(getenv("USER_FIRST_NAME")),
-        escape.apply(getenv("USER_LAST_NAME")), escape.apply(getenv("USER_MOBILE_NUMBER")),
-        escape.apply(getenv("USER_GHANA_CARD_NUMBER")), income,
-        escape.apply(getenv("USER_IMAGE")), escape.apply(getenv("USER_ACCOUNT_NUMBER")),
-        escape.apply(getenv("USER_ACCOUNT_NAME")), escape.apply(getenv("USER_NETWORK")));
+        escape.apply(field("email")), escape.apply(field("firstName")),
+        escape.apply(field("lastName")), escape.apply(field("mobileNumber")),
+        escape.apply(field("ghanaCardNumber")), income,
+        escape.apply(field("image")), escape.apply(field("accountNumber")),
+        escape.apply(field("accountName")), escape.apply(field("network")));
   }
 
   static String json() {
-    return json(getenv("USER_MONTHLY_INCOME"), value -> value);
+    return json(field("monthlyIncome"), value -> value);
   }
 
   static byte[] hmac(byte[] key, byte[] message) throws Exception {
@@ -145,7 +161,7 @@ public class Mistakes {
   }
 
   static int twoDecimalsSent() throws Exception {
-    double income = Double.parseDouble(getenv("USER_MONTHLY_INCOME"));
+    double income = Double.parseDouble(field("monthlyIncome"));
     String signed = json(String.valueOf(income), value -> value);
     String body = json(String.format(Locale.ROOT, "%.2f", income), value -> value); // MISTAKE
     return post(body.getBytes(UTF_8), signedHeaders(hmacHex(signed.getBytes(UTF_8))));
@@ -169,10 +185,10 @@ public class Mistakes {
 
   static int jacksonLayoutSigned() throws Exception {
     String signed = String.format(Locale.ROOT, JACKSON_LAYOUT, // MISTAKE: another layout
-        getenv("USER_EMAIL"), getenv("USER_FIRST_NAME"), getenv("USER_LAST_NAME"),
-        getenv("USER_MOBILE_NUMBER"), getenv("USER_GHANA_CARD_NUMBER"),
-        getenv("USER_MONTHLY_INCOME"), getenv("USER_IMAGE"), getenv("USER_ACCOUNT_NUMBER"),
-        getenv("USER_ACCOUNT_NAME"), getenv("USER_NETWORK"));
+        field("email"), field("firstName"), field("lastName"),
+        field("mobileNumber"), field("ghanaCardNumber"),
+        field("monthlyIncome"), field("image"), field("accountNumber"),
+        field("accountName"), field("network"));
     byte[] body = json().getBytes(UTF_8);
     return post(body, signedHeaders(hmacHex(signed.getBytes(UTF_8))));
   }
@@ -190,7 +206,7 @@ public class Mistakes {
   }
 
   static int htmlSafeEscapesSigned() throws Exception {
-    String signed = json(getenv("USER_MONTHLY_INCOME"), Mistakes::htmlSafe); // MISTAKE
+    String signed = json(field("monthlyIncome"), Mistakes::htmlSafe); // MISTAKE
     byte[] body = json().getBytes(UTF_8);
     return post(body, signedHeaders(hmacHex(signed.getBytes(UTF_8))));
   }
@@ -204,7 +220,7 @@ public class Mistakes {
   }
 
   static int uppercaseUnicodeEscapesSigned() throws Exception {
-    String signed = json(getenv("USER_MONTHLY_INCOME"), Mistakes::asciiOnly); // MISTAKE
+    String signed = json(field("monthlyIncome"), Mistakes::asciiOnly); // MISTAKE
     byte[] body = json().getBytes(UTF_8);
     return post(body, signedHeaders(hmacHex(signed.getBytes(UTF_8))));
   }
