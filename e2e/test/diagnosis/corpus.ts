@@ -1141,6 +1141,130 @@ export const corpus: readonly MistakeCase[] = [
       sandbox: 'plain-401',
     },
   },
+
+  // More of each class, written as the others were, after the diagnosis was built.
+  {
+    language: 'python',
+    name: 'signed-pretty-sorted',
+    class: 're-serialization',
+    mistake: 'signed json.dumps(sort_keys=True, indent=2), sent compact',
+    expect: { signature: 'authorization', cause: 'body-bytes-differ', words: ['pretty', 'sorted'] },
+  },
+  {
+    language: 'go',
+    name: 'indented-with-tabs-sent',
+    class: 're-serialization',
+    mistake: 'signed json.Marshal, sent json.MarshalIndent(v, "", "\\t")',
+    expect: { signature: 'authorization', cause: 'body-bytes-differ', words: ['compact'] },
+  },
+  {
+    language: 'python',
+    name: 'form-encoded-body',
+    class: 'other bytes signed',
+    mistake: 'signed json.dumps(payload), sent urllib.parse.urlencode(payload)',
+    expect: { signature: 'authorization', cause: 'body-bytes-differ', words: ['form-encoded'] },
+    undiagnosed:
+      "the JSON signed cannot be rebuilt from a form's fields (their types are lost); the diagnosis says, as no-known-mistake, that the body is form-encoded, not JSON",
+  },
+  {
+    language: 'go',
+    name: 'secret-with-leading-space',
+    class: 'secret hygiene',
+    mistake: 'the secret read after "key: " with its space',
+    expect: {
+      signature: 'authorization',
+      cause: 'key-misused',
+      key: 'secret-with-whitespace',
+      words: ['space'],
+    },
+  },
+  {
+    language: 'python',
+    name: 'space-instead-of-colon',
+    class: 'Authorization form',
+    mistake: 'Authorization: <publicKey> <signature>',
+    expect: {
+      signature: 'authorization',
+      cause: 'authorization-malformed',
+      words: ['a space', 'colon'],
+    },
+  },
+  {
+    language: 'python',
+    name: 'hmac-sha512',
+    class: 'Authorization form',
+    mistake: 'hmac.new(key, body, hashlib.sha512): HMAC-SHA512',
+    expect: {
+      signature: 'authorization',
+      cause: 'authorization-malformed',
+      words: ['SHA512', 'SHA-256'],
+    },
+  },
+  {
+    language: 'php',
+    name: 'md5-signature',
+    class: 'Authorization form',
+    mistake: 'md5($secret . $body)',
+    expect: {
+      signature: 'authorization',
+      cause: 'authorization-malformed',
+      words: ['MD5', 'HMAC-SHA256'],
+    },
+  },
+  {
+    language: 'java',
+    name: 'signature-scheme-word',
+    class: 'Authorization form',
+    mistake: 'Authorization: Signature <publicKey>:<signature>',
+    expect: {
+      signature: 'authorization',
+      cause: 'authorization-malformed',
+      words: ['"Signature"', 'scheme'],
+    },
+  },
+  {
+    language: 'java',
+    name: 'content-type-with-charset-signed',
+    class: 'message-signature fields',
+    mistake: 'content-type signed as application/json; charset=UTF-8, sent as application/json',
+    expect: {
+      signature: 'message-signature',
+      cause: 'signature-base-differs',
+      component: 'content-type',
+      words: ['charset=UTF-8'],
+    },
+  },
+  {
+    language: 'node',
+    name: 'base-lines-from-a-map',
+    class: 'message-signature fields',
+    mistake: "the signature base's lines written in a map's order",
+    expect: { signature: 'message-signature', cause: 'signature-base-differs', words: ['order'] },
+  },
+  {
+    language: 'php',
+    name: 'created-microtime',
+    class: 'time units',
+    mistake: 'created=microtime(true), a float',
+    expect: {
+      signature: 'message-signature',
+      cause: 'signature-base-differs',
+      component: 'created',
+      words: ['whole number'],
+    },
+  },
+  {
+    language: 'go',
+    name: 'created-nanoseconds',
+    class: 'time units',
+    mistake: 'created=time.Now().UnixNano()',
+    expect: {
+      signature: 'message-signature',
+      cause: 'signature-base-differs',
+      component: 'created',
+      words: ['nanoseconds'],
+    },
+  },
 ];
 
 /** `language/name`, and the hop when there is one. */

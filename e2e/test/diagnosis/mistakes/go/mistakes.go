@@ -272,6 +272,31 @@ func keyidInstitutionName() int {
 	return post(body, headers)
 }
 
+func indentedWithTabsSent() int {
+	u := user()
+	signature := hmacHex([]byte(secretKey), marshal(u))
+	body, err := json.MarshalIndent(u, "", "\t") // MISTAKE
+	if err != nil {
+		panic(err)
+	}
+	return post(body, signedHeaders(body, signature))
+}
+
+func secretWithLeadingSpace() int {
+	secret := " " + secretKey // MISTAKE: read from "key: <secret>" after the colon
+	body := marshal(user())
+	return post(body, signedHeaders(body, hmacHex([]byte(secret), body)))
+}
+
+func createdNanoseconds() int {
+	body := marshal(user())
+	headers := signedHeaders(body, "")
+	params := fmt.Sprintf(`("@method" "@path" "content-digest");created=%d;nonce="%s";keyid="%s";alg="hmac-sha256"`,
+		time.Now().UnixNano(), nonce(), publicKey) // MISTAKE: nanoseconds
+	messageSignature(headers, body, params, "")
+	return post(body, headers)
+}
+
 func authorizationOnly() int {
 	body := marshal(user())
 	return post(body, signedHeaders(body, "")) // MISTAKE: the key pair requires more
@@ -294,6 +319,9 @@ var cases = map[string]func() int{
 	"keyid-missing":             keyidMissing,
 	"keyid-institution-name":    keyidInstitutionName,
 	"authorization-only":        authorizationOnly,
+	"indented-with-tabs-sent":   indentedWithTabsSent,
+	"secret-with-leading-space": secretWithLeadingSpace,
+	"created-nanoseconds":       createdNanoseconds,
 }
 
 func main() {

@@ -277,6 +277,30 @@ public class Mistakes {
     return post(body, headers);
   }
 
+  static int signatureSchemeWord() throws Exception {
+    byte[] body = json().getBytes(UTF_8);
+    Map<String, String> headers = signedHeaders(hmacHex(body));
+    headers.put("Authorization", "Signature " + headers.get("Authorization")); // MISTAKE
+    return post(body, headers);
+  }
+
+  static int contentTypeWithCharsetSigned() throws Exception {
+    byte[] body = json().getBytes(UTF_8);
+    Map<String, String> headers = signedHeaders(hmacHex(body));
+    String digest = contentDigest(body);
+    String params = params(Instant.now().getEpochSecond())
+        .replace("(\"@method\" \"@path\" \"content-digest\")",
+            "(\"@method\" \"@path\" \"content-type\" \"content-digest\")");
+    String base = String.join("\n",
+        "\"@method\": POST",
+        "\"@path\": " + URL.getRawPath(),
+        "\"content-type\": application/json; charset=UTF-8", // MISTAKE: not what is sent
+        "\"content-digest\": " + digest,
+        "\"@signature-params\": " + params);
+    messageSignature(headers, digest, params, base);
+    return post(body, headers);
+  }
+
   public static void main(String[] args) throws Exception {
     Map<String, java.util.concurrent.Callable<Integer>> cases = new LinkedHashMap<>();
     cases.put("control", Mistakes::control);
@@ -293,6 +317,8 @@ public class Mistakes {
     cases.put("created-local-time", Mistakes::createdLocalTime);
     cases.put("base-with-final-newline", Mistakes::baseWithFinalNewline);
     cases.put("digest-algorithm-uppercase", Mistakes::digestAlgorithmUppercase);
+    cases.put("signature-scheme-word", Mistakes::signatureSchemeWord);
+    cases.put("content-type-with-charset-signed", Mistakes::contentTypeWithCharsetSigned);
     System.out.println(cases.get(args[0]).call());
   }
 }

@@ -252,6 +252,30 @@ const cases = {
     delete headers['content-digest'];
     return post(body, headers);
   },
+  async 'base-lines-from-a-map'() {
+    const body = JSON.stringify(user());
+    const digestValue = contentDigest(body);
+    const components = {
+      '"content-digest"': digestValue,
+      '"@method"': 'POST',
+      '"@path"': new URL(url).pathname,
+    };
+    const params =
+      `("@method" "@path" "content-digest");created=${Math.floor(Date.now() / 1000)};nonce="${nonce()}"` +
+      `;keyid="${publicKey}";alg="hmac-sha256"`;
+    // MISTAKE: the lines in the map's order, not in Signature-Input's.
+    const base = [
+      ...Object.entries(components).map(([name, value]) => `${name}: ${value}`),
+      `"@signature-params": ${params}`,
+    ].join('\n');
+    const mac = createHmac('sha256', secretKey).update(base).digest('base64');
+    return post(body, {
+      ...signedHeaders(body),
+      'content-digest': digestValue,
+      'signature-input': `sig1=${params}`,
+      signature: `sig1=:${mac}:`,
+    });
+  },
   async 'retry-same-headers'() {
     const body = JSON.stringify(user());
     const headers = { ...signedHeaders(body), ...messageSignature(body) };

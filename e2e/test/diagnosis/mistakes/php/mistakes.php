@@ -250,4 +250,34 @@ function created_iso_time(): int
     ]);
 }
 
+function md5_signature(): int
+{
+    global $secretKey;
+    $body = json_encode(user());
+    return post($body, signedHeaders($body, md5($secretKey . $body))); // MISTAKE
+}
+
+function created_microtime(): int
+{
+    global $publicKey, $secretKey;
+    $body = json_encode(user());
+    $digest = 'sha-256=:' . base64_encode(hash('sha256', $body, true)) . ':';
+    $params = '("@method" "@path" "content-digest")'
+        . ';created=' . microtime(true) // MISTAKE: a float with its microseconds
+        . ';nonce="' . bin2hex(random_bytes(16)) . '"'
+        . ';keyid="' . $publicKey . '";alg="hmac-sha256"';
+    $base = implode("\n", [
+        '"@method": POST',
+        '"@path": /api/v1/external/users',
+        '"content-digest": ' . $digest,
+        '"@signature-params": ' . $params,
+    ]);
+    $mac = base64_encode(hash_hmac('sha256', $base, $secretKey, true));
+    return post($body, signedHeaders($body) + [
+        'Content-Digest' => $digest,
+        'Signature-Input' => "sig1=$params",
+        'Signature' => "sig1=:$mac:",
+    ]);
+}
+
 echo str_replace('-', '_', $argv[1])(), "\n";

@@ -301,5 +301,35 @@ def base_crlf():
     })
 
 
+def signed_pretty_sorted():
+    payload = user()
+    signed = json.dumps(payload, sort_keys=True, indent=2).encode()  # MISTAKE
+    body = json.dumps(payload, separators=(",", ":")).encode()
+    return post(body, signed_headers(body, hmac_hex(SECRET_KEY.encode(), signed)))
+
+
+def space_instead_of_colon():
+    body = json.dumps(user()).encode()
+    signature = hmac_hex(SECRET_KEY.encode(), body)
+    return post(body, {
+        "Content-Type": "application/json",
+        "Authorization": f"{PUBLIC_KEY} {signature}",  # MISTAKE
+    })
+
+
+def hmac_sha512():
+    body = json.dumps(user()).encode()
+    # MISTAKE: SHA-512 where the service uses SHA-256.
+    signature = hmac.new(SECRET_KEY.encode(), body, hashlib.sha512).hexdigest()
+    return post(body, signed_headers(body, signature))
+
+
+def form_encoded_body():
+    payload = user()
+    signature = hmac_hex(SECRET_KEY.encode(), json.dumps(payload).encode())
+    body = urllib.parse.urlencode(payload).encode()  # MISTAKE: a form, not JSON
+    return post(body, {"Authorization": f"{PUBLIC_KEY}:{signature}"})
+
+
 if __name__ == "__main__":
     print(globals()[sys.argv[1].replace("-", "_")]())
