@@ -43,7 +43,9 @@ export async function diagnoseAuthorization(
   if (presented === null) {
     const reading = readMalformedAuthorization(header, resolved);
     let explanation = reading.problem;
-    if (reading.otherHash) {
+    if (reading.otherHash?.hash === 'MD5') {
+      explanation += ' Compute HMAC-SHA256, keyed with the secret key.';
+    } else if (reading.otherHash) {
       const { hash, mac } = reading.otherHash;
       const check = await run.crypto.macCheck(utf8.encode(options.secretKey), hash);
       explanation += (await check(new Uint8Array(mac), new Uint8Array(message.body)))

@@ -46,8 +46,8 @@ export interface AuthorizationReading {
   signature: string | undefined;
   /** What is wrong with the form, in words, with what to write instead. */
   problem: string;
-  /** A MAC of another hash's length (HMAC-SHA512, HMAC-SHA1), to check as such. */
-  otherHash?: { hash: 'SHA-512' | 'SHA-1'; mac: Uint8Array };
+  /** A MAC of another hash's length (HMAC-SHA512, HMAC-SHA1, MD5), to check as such. */
+  otherHash?: { hash: 'SHA-512' | 'SHA-1' | 'MD5'; mac: Uint8Array };
 }
 
 const visibleKey = /^[\x21-\x39\x3b-\x7e]+$/;
@@ -89,7 +89,7 @@ export function presentedPublicKey(header: string | null | undefined): string | 
   if (parameter !== undefined) return visibleKey.test(parameter) ? parameter : undefined;
   const { inner } = credentialsPart(header);
   const colon = inner.indexOf(':');
-  if (colon <= 0) return undefined;
+  if (colon <= 0) return otherSeparator(inner)?.publicKey;
   const key = inner.slice(0, colon).trim();
   return visibleKey.test(key) ? key : undefined;
 }
@@ -127,6 +127,15 @@ export function readMalformedAuthorization(
   }
   const colon = inner.indexOf(':');
   const publicKey = presentedPublicKey(header);
+  const separated = colon <= 0 ? otherSeparator(inner) : undefined;
+  if (separated) {
+    problems.push(
+      `The Authorization header has ${separated.words} between the public key and the signature: write a colon, <publicKey>:<signature>.`,
+    );
+    const encoded = reencode(separated.signature, options);
+    if (encoded.problem) problems.push(encoded.problem);
+    return { publicKey, signature: encoded.signature, problem: problems.join(' ') };
+  }
   if (colon <= 0) {
     return {
       publicKey,
@@ -177,6 +186,23 @@ export function readMalformedAuthorization(
     signature: encoded.signature,
     problem: problems.join(' '),
     ...(otherHash ? { otherHash } : {}),
+  };
+}
+
+/**
+ * A key and a signature joined by another separator than the colon (a space, `;`, `|`, `=`, `,`),
+ * when the part after it is a signature's length in hex or base64.
+ */
+function otherSeparator(
+  inner: string,
+): { publicKey: string; signature: string; words: string } | undefined {
+  const found = /^([\x21-\x7e]+?)(\s+|[;|=,])\s*([A-Za-z0-9+/_=-]{20,})$/.exec(inner.trim());
+  if (!found?.[1] || !found[2] || !found[3] || !visibleKey.test(found[1])) return undefined;
+  const separator = found[2].trim();
+  return {
+    publicKey: found[1],
+    signature: found[3],
+    words: separator === '' ? 'a space' : `"${separator}"`,
   };
 }
 
@@ -246,7 +272,7 @@ function reencode(
 function otherHashMac(
   signature: string,
   options: Required<SignatureOptions>,
-): { hash: 'SHA-512' | 'SHA-1'; mac: Uint8Array } | undefined {
+): { hash: 'SHA-512' | 'SHA-1' | 'MD5'; mac: Uint8Array } | undefined {
   const bytes =
     /^[0-9a-fA-F]+$/.test(signature) && signature.length % 2 === 0
       ? hexBytes(signature)
@@ -254,6 +280,7 @@ function otherHashMac(
   if (bytes === undefined) return undefined;
   if (bytes.length === 64 && options.algorithm !== 'sha512') return { hash: 'SHA-512', mac: bytes };
   if (bytes.length === 20) return { hash: 'SHA-1', mac: bytes };
+  if (bytes.length === 16) return { hash: 'MD5', mac: bytes };
   return undefined;
 }
 

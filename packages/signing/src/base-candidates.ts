@@ -64,6 +64,11 @@ export function* baseCandidates(
     words: `has the label before the parameters in its last line ("@signature-params": ${found.label}=(…)): that line is the Signature-Input member's value alone, without the label`,
   };
   yield {
+    base: base.replaceAll(/^("[^"]*"(?:;[^:]*)?): /gm, '$1:'),
+    words: 'has no space after the colon of each line; there is one: "@method": POST',
+  };
+  yield* reordered(lines);
+  yield {
     base: `${base}\n`,
     words: 'ends with a newline; the last line, @signature-params, has none',
   };
@@ -72,6 +77,33 @@ export function* baseCandidates(
     base: `${base.replaceAll('\n', '\r\n')}\r\n`,
     words: 'has CRLF line ends and a final one; they are LF alone, none after the last line',
   };
+}
+
+/**
+ * The base with its component lines in another order than `Signature-Input` lists them (a signer
+ * that walks a map): every other order of up to three lines.
+ */
+function* reordered(lines: string[]): Generator<BaseCandidate> {
+  const components = lines.slice(0, -1);
+  const params = lines.at(-1) ?? '';
+  if (components.length < 2 || components.length > 3) return;
+  const permutations = (items: string[]): string[][] =>
+    items.length <= 1
+      ? [items]
+      : items.flatMap((item, i) =>
+          permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [
+            item,
+            ...rest,
+          ]),
+        );
+  for (const order of permutations(components)) {
+    if (order.every((line, i) => line === components[i])) continue;
+    yield {
+      base: [...order, params].join('\n'),
+      words:
+        'has its lines in another order than Signature-Input lists the components; they are in that order, @signature-params last',
+    };
+  }
 }
 
 /** The `Content-Type` values signers sign while their client sends another (or the reverse). */

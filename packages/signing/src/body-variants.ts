@@ -508,6 +508,8 @@ function* methodAndPath(text: string, method: string, path: string): Generator<G
     [`${method} ${path}\n${text}`, 'the request line and the body'],
     [`${path}${text}`, 'the path and the body, joined'],
     [`${path}\n${text}`, 'the path and the body, each on a line'],
+    [path, 'the path alone'],
+    [`${method} ${path}`, 'the method and the path alone'],
   ];
   for (const [candidate, form] of forms) {
     yield {

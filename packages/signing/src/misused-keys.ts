@@ -208,6 +208,10 @@ function guesses(publicKey: string, secretKey: string, message: 'body' | 'base')
     { key: 'secret-with-whitespace', what: secret('followed by a space'), advice: trimmed },
     utf8.encode(`${secretKey} `),
   );
+  key(
+    { key: 'secret-with-whitespace', what: secret('with a space before it'), advice: trimmed },
+    utf8.encode(` ${secretKey}`),
+  );
   const messageWords = message === 'body' ? 'the body' : 'the signature base';
   list.push({
     key: 'message-as-key',

@@ -153,6 +153,16 @@ describe('diagnoseSignature: an Authorization header written otherwise', () => {
       /64 bytes long, as an HMAC-SHA512 is.*It is the HMAC-SHA512 of the bytes received, with the secret key: use SHA-256/,
     ],
     [
+      'a space instead of the colon',
+      `${publicKey} ${right}`,
+      /a space between the public key and the signature: write a colon.*only its form is wrong/,
+    ],
+    [
+      'an MD5',
+      `${publicKey}:${sha('md5', secretKey, BODY)}`,
+      /16 bytes long, as an HMAC-MD5 is.*Compute HMAC-SHA256/,
+    ],
+    [
       'the older HTTP Signatures draft',
       `Signature keyId="${publicKey}",algorithm="hmac-sha256",signature="${hmac(secretKey, BODY, 'base64')}"`,
       /names the key as a parameter \(keyId=/,

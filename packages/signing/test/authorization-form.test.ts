@@ -19,6 +19,7 @@ describe('presentedPublicKey', () => {
     ],
     ['as keyId of the older draft', `Signature keyId="pk_1",signature="x"`, 'pk_1'],
     ['as Credential', 'HMAC-SHA256 Credential=pk_1, Signature=x', 'pk_1'],
+    ['before a space instead of the colon', `pk_1 ${signature}`, 'pk_1'],
     ['none: no colon', signature, undefined],
     ['none: no header', undefined, undefined],
   ])('%s', (_, header, key) => {

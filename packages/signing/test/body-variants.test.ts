@@ -149,6 +149,7 @@ describe('bodyVariants: other bytes than the JSON received', () => {
       'the method, the path and the body',
     ],
     ['the body in base64', user, Buffer.from(user).toString('base64'), 'the body in base64'],
+    ['the path alone', user, '/p', 'the path alone'],
   ])('%s', (_, received, text, signed) => {
     expect(variantsOf(received, { method: 'POST', path: '/p' })).toContainEqual(
       expect.objectContaining({ text, signed: expect.stringContaining(signed) }),

@@ -208,6 +208,21 @@ describe('diagnoseSignature: a message signature of another base', () => {
       /has the label before the parameters in its last line/,
     ],
     [
+      'the lines of the base in another order',
+      handMade({
+        base: (text) => {
+          const lines = text.split('\n');
+          return [lines[1], lines[0], ...lines.slice(2)].join('\n');
+        },
+      }),
+      /has its lines in another order than Signature-Input lists the components/,
+    ],
+    [
+      'no space after the colons of the base',
+      handMade({ base: (text) => text.replaceAll('": ', '":') }),
+      /has no space after the colon of each line/,
+    ],
+    [
       'the MAC in hex between the colons',
       (() => {
         const headers = handMade();

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { requestExampleKeyOrders } from '@institution-api/runtime/spec';
+import { documentedKeyOrders } from '@institution-api/runtime/spec';
 import {
   bodyFingerprint,
   describeMessageSignature,
@@ -27,8 +27,8 @@ import { diagnoseSignature } from '@institution-api/signing/node';
 import { openapiDocument } from '@institution-api/types';
 import { type HttpRequestMessage, UnreadableMessage } from './http-message.js';
 
-/** The orders of the spec's request examples: a body signed in one, sent in another, is found. */
-const documentedKeyOrders = requestExampleKeyOrders(openapiDocument);
+/** The orders of the spec's request bodies: a body signed in one, sent in another, is found. */
+const keyOrders = documentedKeyOrders(openapiDocument);
 
 /**
  * A sandbox's budget, but for its time: offline, on a cold process, the same search may take
@@ -118,7 +118,7 @@ export async function examine(
     signature: options.signature,
     now: options.now,
     maxSkewSeconds: options.maxAgeSeconds,
-    documentedKeyOrders,
+    documentedKeyOrders: keyOrders,
     budget,
   };
   let authorization: AuthorizationFinding;

@@ -107,6 +107,11 @@ function messageSignatureLines(
     lines.push(
       `  created ${created} (${isoTime(created)}): ${Math.abs(skew)} s ${skew >= 0 ? 'before' : 'after'} this clock (${options.now}), ${within ? 'within' : 'outside'} ±${options.maxAgeSeconds} s`,
     );
+    if (!within && skew > 0) {
+      lines.push(
+        '  (a capture checked later than it was made: --at <the time it was captured> checks it at that time)',
+      );
+    }
   }
   if (verdict.status === 'valid') {
     lines.push(

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { requestExampleKeyOrders } from '@institution-api/runtime/spec';
+import { documentedKeyOrders } from '@institution-api/runtime/spec';
 import {
   DEFAULT_MAX_SKEW_SECONDS,
   decideMessageSignature,
@@ -21,8 +21,8 @@ import {
 import { openapiDocument } from '@institution-api/types';
 import type { MockInstitution } from './institutions.js';
 
-/** The orders of the spec's request examples: a body signed in one, sent in another, is found. */
-const documentedKeyOrders = requestExampleKeyOrders(openapiDocument);
+/** The orders of the spec's request bodies: a body signed in one, sent in another, is found. */
+const keyOrders = documentedKeyOrders(openapiDocument);
 
 /** How far a message signature's `created` may be from the clock, by default (seconds). */
 export const defaultMessageSignatureMaxAgeSeconds = DEFAULT_MAX_SKEW_SECONDS;
@@ -122,7 +122,7 @@ export function createAuthenticator(
               maxSkewSeconds: maxAgeSeconds,
               messageSignatureRequired: institution.messageSignature === 'required',
               nonceReused,
-              documentedKeyOrders,
+              documentedKeyOrders: keyOrders,
             }),
           }
         : {};

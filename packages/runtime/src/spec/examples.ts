@@ -5,7 +5,7 @@
  * @module
  */
 import { componentName, dereference, isObject, type JsonObject } from './local-ref.js';
-import { operationById, operationsOf } from './operations.js';
+import { operationById } from './operations.js';
 
 /** One named example of a media type. */
 export interface NamedExample {
@@ -74,34 +74,4 @@ export function responseExamples(
   const responses = isObject(operation.responses) ? operation.responses : {};
   const [media] = Object.values(contentOf(document, responses[String(status)]));
   return mediaExamples(document, media);
-}
-
-/**
- * The order of the members in each request example of the document (every operation's, in JSON):
- * its keys as they appear, at every level, each once. The order a signer who copies the docs'
- * examples writes a body in, which a sandbox's diagnosis tries when a body arrives in another
- * order (spec: `SignatureDiagnosis`).
- */
-export function requestExampleKeyOrders(document: unknown): string[][] {
-  const orders: string[][] = [];
-  for (const { id } of operationsOf(document)) {
-    if (id === undefined) continue;
-    for (const { value } of requestExamples(document, id)) {
-      const keys: string[] = [];
-      const visit = (item: unknown): void => {
-        if (Array.isArray(item)) item.forEach(visit);
-        else if (isObject(item)) {
-          for (const [key, inner] of Object.entries(item)) {
-            if (!keys.includes(key)) keys.push(key);
-            visit(inner);
-          }
-        }
-      };
-      visit(value);
-      if (keys.length > 1 && !orders.some((order) => order.join('\n') === keys.join('\n'))) {
-        orders.push(keys);
-      }
-    }
-  }
-  return orders;
 }

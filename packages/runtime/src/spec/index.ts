@@ -11,7 +11,8 @@
  * - **a schema without its document**: {@link toJsonSchema} (self-contained JSON Schema);
  * - **operations and their examples**: {@link operationsOf}, {@link operationById},
  *   {@link parametersOf}, {@link requestExamples}, {@link responseExamples},
- *   {@link mediaExamples}, {@link contentOf}, {@link requestExampleKeyOrders}.
+ *   {@link mediaExamples}, {@link contentOf};
+ * - **the order of documented bodies' members**: {@link documentedKeyOrders}.
  *
  * @module
  */
@@ -19,11 +20,11 @@ export {
   contentOf,
   mediaExamples,
   type NamedExample,
-  requestExampleKeyOrders,
   requestExamples,
   responseExamples,
 } from './examples.js';
 export { toJsonSchema } from './json-schema.js';
+export { documentedKeyOrders } from './key-orders.js';
 export {
   componentName,
   dereference,
