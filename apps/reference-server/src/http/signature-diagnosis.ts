@@ -1,4 +1,4 @@
-import { requestExampleKeyOrders } from '@institution-api/runtime/spec';
+import { documentedKeyOrders } from '@institution-api/runtime/spec';
 import {
   diagnoseSignature,
   type SignatureDiagnosis,
@@ -24,8 +24,8 @@ export interface RefusalContext {
   nonceReused?: boolean;
 }
 
-/** The orders of the spec's request examples: a body signed in one, sent in another, is found. */
-const documentedKeyOrders = requestExampleKeyOrders(openapiDocument);
+/** The orders of the spec's request bodies: a body signed in one, sent in another, is found. */
+const keyOrders = documentedKeyOrders(openapiDocument);
 
 /**
  * The sandbox's `diagnosis` of a request refused for a known key pair (spec: `Problem.diagnosis`,
@@ -50,7 +50,7 @@ export async function diagnoseRefusal(
       maxSkewSeconds: maxAgeSeconds,
       messageSignatureRequired: credential.signaturePolicy !== 'any',
       nonceReused,
-      documentedKeyOrders,
+      documentedKeyOrders: keyOrders,
     });
   } catch (error) {
     req.log.error({ err: error }, 'signature diagnosis failed');
