@@ -937,14 +937,14 @@ export const corpus: readonly MistakeCase[] = [
   },
   {
     language: 'php',
-    name: 'digest-base64url',
+    name: 'digest-sha512-named-sha256',
     class: 'digest encoding',
-    mistake: 'Content-Digest in unpadded base64url',
+    mistake: "Content-Digest: sha-256=:<base64 of hash('sha512', …)>:",
     expect: {
       signature: 'message-signature',
       cause: 'signature-base-differs',
       component: 'content-digest',
-      words: ['base64url'],
+      words: ['SHA-512', 'sha-512'],
     },
   },
   {

@@ -220,6 +220,13 @@ export function digestFormProblem(
   } else {
     meant = base64Bytes(text);
   }
+  const other = algorithm === 'sha-256' ? 'sha-512' : 'sha-256';
+  if (meant !== undefined && bytesToHex(meant) === bytesToHex(digests[other])) {
+    problems.push(
+      `it holds the ${other.toUpperCase()} digest of the bytes received under the name ${algorithm}: name it ${other}, or digest with ${algorithm.toUpperCase()}`,
+    );
+    return `Content-Digest is written otherwise than RFC 9530 has it: ${problems.join('; ')}.`;
+  }
   if (problems.length === 0) return undefined;
   const same = meant !== undefined && bytesToHex(meant) === bytesToHex(expected);
   return `Content-Digest is written otherwise than RFC 9530 has it: ${problems.join('; ')}. ${

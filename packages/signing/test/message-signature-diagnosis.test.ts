@@ -159,6 +159,11 @@ describe('diagnoseSignature: message signature fields written otherwise', () => 
     ['no colons', `sha-256=${digest('base64')}`, /its value is not between colons/],
     ['base64url', `sha-256=:${digest('base64url')}:`, /in base64url: write standard base64/],
     [
+      'a SHA-512 under the name sha-256',
+      `sha-256=:${createHash('sha512').update(BODY).digest('base64')}:`,
+      /holds the SHA-512 digest of the bytes received under the name sha-256: name it sha-512/,
+    ],
+    [
       'hex of other bytes',
       `sha-256=:${createHash('sha256').update('other').digest('hex')}:`,
       /Even so read, it is not the digest of the bytes received/,

@@ -30,6 +30,8 @@ export interface ReportOptions {
   required: boolean;
   /** INSTITUTION_PUBLIC_KEY: the only key the report names (another could be a secret). */
   publicKey: string | undefined;
+  /** Whether the clock was given (`--at`), rather than now. */
+  clockGiven?: boolean;
 }
 
 /**
@@ -107,7 +109,7 @@ function messageSignatureLines(
     lines.push(
       `  created ${created} (${isoTime(created)}): ${Math.abs(skew)} s ${skew >= 0 ? 'before' : 'after'} this clock (${options.now}), ${within ? 'within' : 'outside'} ±${options.maxAgeSeconds} s`,
     );
-    if (!within && skew > 0) {
+    if (!within && skew > 0 && !options.clockGiven) {
       lines.push(
         '  (a capture checked later than it was made: --at <the time it was captured> checks it at that time)',
       );

@@ -211,12 +211,11 @@ function secret_as_public_key(): int
     ]);
 }
 
-function digest_base64url(): int
+function digest_sha512_named_sha256(): int
 {
     $body = json_encode(user());
-    $hash = hash('sha256', $body, true);
-    // MISTAKE: the URL-safe alphabet, no padding.
-    $digest = 'sha-256=:' . rtrim(strtr(base64_encode($hash), '+/', '-_'), '=') . ':';
+    // MISTAKE: a SHA-512 digest under the name sha-256.
+    $digest = 'sha-256=:' . base64_encode(hash('sha512', $body, true)) . ':';
     return post($body, signedHeaders($body) + messageSignature($body, $digest));
 }
 
