@@ -23,7 +23,6 @@ import {
 import { decodeSignature } from './encoding.js';
 import type { ReceivedMessage } from './message-signature.js';
 import { findKeyMisuse } from './misused-keys.js';
-import { verify } from './web-crypto.js';
 
 const utf8 = new TextEncoder();
 
@@ -52,7 +51,7 @@ export async function diagnoseAuthorization(
         ? ` It is the HMAC-${hash.replace('-', '')} of the bytes received, with the secret key: use SHA-256.`
         : ` It is not the HMAC-${hash.replace('-', '')} of the bytes received either.`;
     } else if (reading.signature !== undefined) {
-      if (await verify(message.body, reading.signature, options.secretKey, resolved)) {
+      if (await macHolds(run, options, reading.signature, message.body)) {
         explanation += ' Written so, the signature is right: only its form is wrong.';
       } else {
         const inner = await diagnoseMac(message, body, reading.signature, options, run);
@@ -61,10 +60,25 @@ export async function diagnoseAuthorization(
     }
     return { cause: 'authorization-malformed', signature: 'authorization', explanation, body };
   }
-  if (await verify(message.body, presented.signature, options.secretKey, resolved)) {
-    return undefined;
-  }
+  if (await macHolds(run, options, presented.signature, message.body)) return undefined;
   return diagnoseMac(message, body, presented.signature, options, run);
+}
+
+/** Whether `signature` (in the options' encoding) is the HMAC of `bytes` with the secret key. */
+async function macHolds(
+  run: DiagnosisRun,
+  options: DiagnoseSignatureOptions,
+  signature: string,
+  bytes: Uint8Array,
+): Promise<boolean> {
+  const resolved = resolveOptions(options.signature);
+  const mac = decodeSignature(signature, resolved);
+  if (mac === null) return false;
+  const secret = await run.crypto.macCheck(
+    utf8.encode(options.secretKey),
+    WEB_CRYPTO_HASH[resolved.algorithm],
+  );
+  return secret(mac, new Uint8Array(bytes));
 }
 
 /** Why `signature`, well formed, is not the HMAC of the body received with the secret key. */

@@ -8,8 +8,14 @@
  *
  * @module
  */
-import type { ContentDigestAlgorithm } from './message-signature.js';
+import type {
+  ContentDigestAlgorithm,
+  MessageSignatureVerdict,
+  ReceivedMessage,
+  VerifyMessageSignatureOptions,
+} from './message-signature.js';
 import { CONTENT_DIGEST_HASH } from './message-signature.js';
+import { verifyMessageSignature } from './message-signature-web.js';
 import { subtle } from './subtle-crypto.js';
 
 /** The hash of an HMAC (SHA-1 only to recognize a signer's mistake). */
@@ -33,6 +39,11 @@ export interface DiagnosisCrypto {
    * diagnosis early; `performance.now` otherwise.
    */
   clock?: () => number;
+  /** The verdict on a request's RFC 9421 message signature, as a verifier gives it. */
+  verifyMessageSignature(
+    message: ReceivedMessage,
+    options: VerifyMessageSignatureOptions,
+  ): Promise<MessageSignatureVerdict>;
 }
 
 /** {@link DiagnosisCrypto} on Web Crypto (`crypto.subtle.verify` compares in constant time). */
@@ -52,4 +63,5 @@ export const webDiagnosisCrypto: DiagnosisCrypto = {
       await subtle().digest(CONTENT_DIGEST_HASH[algorithm].web, new Uint8Array(bytes)),
     );
   },
+  verifyMessageSignature,
 };

@@ -41,7 +41,6 @@ import {
   digestFormProblem,
   malformedPart,
 } from './message-signature-fields.js';
-import { verifyMessageSignature } from './message-signature-web.js';
 import { findKeyMisuse } from './misused-keys.js';
 
 const utf8 = new TextEncoder();
@@ -78,7 +77,7 @@ export async function diagnoseMessageSignature(
 ): Promise<SignatureDiagnosis | undefined> {
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const skew = options.maxSkewSeconds ?? DEFAULT_MAX_SKEW_SECONDS;
-  const verdict = await verifyMessageSignature(message, {
+  const verdict = await run.crypto.verifyMessageSignature(message, {
     keyId: options.publicKey,
     secretKey: options.secretKey,
     now,

@@ -465,6 +465,7 @@ describe('diagnoseSignature within its budget', () => {
         read.bytes += bytes.length;
         return nodeDiagnosisCrypto.digest(algorithm, bytes);
       },
+      verifyMessageSignature: nodeDiagnosisCrypto.verifyMessageSignature,
     };
     return { crypto, read };
   };
@@ -477,7 +478,7 @@ describe('diagnoseSignature within its budget', () => {
       const headers = { authorization: `${PUBLIC}:${hmac('another-secret', text)}` };
       const diagnosis = await diagnoseSignatureWith(crypto, request(text, headers), options());
       expect(diagnosis?.cause).toBe('no-known-mistake');
-      // The budget (128 KiB), beside the fingerprint of the body, the one MAC of the check, and
+      // The budget (128 KiB), beside the fingerprint of the body, the MAC that found it wrong, and
       // one MAC or digest of the body per misused key guessed (at most 20).
       expect(read.bytes).toBeLessThanOrEqual(128 * 1024 + 22 * Buffer.byteLength(text));
       expect(read.candidates).toBeLessThanOrEqual(200);
