@@ -97,7 +97,8 @@ export function launcher(language: Language): Promise<Launcher> {
 async function launch(language: Language): Promise<Launcher> {
   switch (language) {
     case 'python':
-      return { command: 'python3', args: [join(mistakesDir, 'python', 'mistakes.py')] };
+      // -B: no __pycache__ beside the program.
+      return { command: 'python3', args: ['-B', join(mistakesDir, 'python', 'mistakes.py')] };
     case 'php':
       return { command: 'php', args: [join(mistakesDir, 'php', 'mistakes.php')] };
     case 'node':
