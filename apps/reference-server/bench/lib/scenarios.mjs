@@ -5,6 +5,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { postgresCpuReader, processGroupCpuMicros } from './cpu.mjs';
 import { drive } from './load.mjs';
 import {
   createRequest,
@@ -23,6 +24,8 @@ import {
   startPostgres,
   startPrism,
   startReferenceServer,
+  startValidatorFloor,
+  validatorFloorLabel,
 } from './servers.mjs';
 
 /** How many users each server gets for the update scenario to cycle over. */
@@ -56,12 +59,16 @@ async function probePrism(baseUrl, users) {
 }
 
 /**
- * Starts the servers (those `skip` does not name: prism, postgres, postgres-nondurable, embedded,
- * http-layer) and
+ * Starts the servers (those `skip` does not name: bare-express, validator-floor, prism, postgres,
+ * postgres-nondurable, embedded, http-layer) and
  * returns the scenarios: { id, label, server, operation, run({ warmup }) }, the `notes` to print
  * (what was not measured and why, Prism's probe), and `stop()`.
  *
- * Scenario ids: bare-express:create, http-layer:create|update,
+ * Each run's result is drive()'s with `cpuPerRequest`, the server's CPU per answered request in µs
+ * (its process group's, from /proc; absent where /proc cannot be read), and on PostgreSQL
+ * `databaseCpuPerRequest`, the cluster's.
+ *
+ * Scenario ids: bare-express:create, validator-floor:create, http-layer:create|update,
  * embedded:create|update|create-message-signatures,
  * postgres:create|update|create-message-signatures (PostgreSQL's durable defaults, as production runs it),
  * postgres-nondurable:create|update (fsync off: a figure for comparison only), prism:create|update.
@@ -78,43 +85,57 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
     await rm(scratch, { recursive: true, force: true });
     forgetScratch();
   };
-  const add = (server, label, { create, update, messageSignatures = false }) => {
-    const run = (operation, requests, expect) =>
+  /**
+   * The scenarios of one server: `handle` is what started it ({ baseUrl, pid }: its process group's
+   * CPU is read around each run), `databaseCpu` a reader of its database's CPU when it has one.
+   */
+  const add = (
+    server,
+    label,
+    { handle, databaseCpu, create, update, messageSignatures = false },
+  ) => {
+    const scenario = (operation, scenarioLabel, requests, expect) =>
       scenarios.push({
         id: `${server}:${operation}`,
         server,
         operation,
-        label: `${label}: ${operation}`,
-        run: ({ warmup } = {}) =>
-          drive({
-            label: `${label}: ${operation}`,
-            baseUrl: create.baseUrl,
+        label: scenarioLabel,
+        run: async ({ warmup } = {}) => {
+          const cpuBefore = processGroupCpuMicros(handle.pid);
+          const databaseBefore = databaseCpu?.();
+          const result = await drive({
+            label: scenarioLabel,
+            baseUrl: handle.baseUrl,
             requests: requests(),
             connections,
             duration: warmup ?? duration,
             expect,
-          }),
+          });
+          const cpuAfter = processGroupCpuMicros(handle.pid);
+          // Server CPU per answered request, µs: what the rates' ratios cannot tell apart from
+          // the load of other work on the machine.
+          if (cpuBefore !== undefined && cpuAfter !== undefined && result.total > 0) {
+            result.cpuPerRequest = (cpuAfter - cpuBefore) / result.total;
+          }
+          if (databaseBefore !== undefined && result.total > 0) {
+            result.databaseCpuPerRequest = (databaseCpu() - databaseBefore) / result.total;
+          }
+          return result;
+        },
       });
-    run('create', () => [createRequest()], create.expect);
-    if (update) run('update', () => [updateRequest(update.users)], update.expect);
+    scenario('create', `${label}: create`, () => [createRequest()], create.expect);
+    if (update) {
+      scenario('update', `${label}: update`, () => [updateRequest(update.users)], update.expect);
+    }
     // The same server, the same run: creates by the institution whose key pair requires message
     // signatures, signed both ways, side by side with the creates signed with the header alone.
     if (messageSignatures) {
-      scenarios.push({
-        id: `${server}:create-message-signatures`,
-        server,
-        operation: 'create-message-signatures',
-        label: `${label}, message signatures required: create`,
-        run: ({ warmup } = {}) =>
-          drive({
-            label: `${label}, message signatures required: create`,
-            baseUrl: create.baseUrl,
-            requests: [createRequest({ messageSignatures: true })],
-            connections,
-            duration: warmup ?? duration,
-            expect: create.expect,
-          }),
-      });
+      scenario(
+        'create-message-signatures',
+        `${label}, message signatures required: create`,
+        () => [createRequest({ messageSignatures: true })],
+        create.expect,
+      );
     }
   };
 
@@ -141,7 +162,14 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
     const bare = await serve('bare-express', 'bare Express 5 JSON POST', startBareExpress);
     if (bare)
       add('bare-express', 'bare Express 5 JSON POST', {
-        create: { ...bare, expect: exactly(201) },
+        handle: bare,
+        create: { expect: exactly(201) },
+      });
+    const floor = await serve('validator-floor', validatorFloorLabel, startValidatorFloor);
+    if (floor)
+      add('validator-floor', validatorFloorLabel, {
+        handle: floor,
+        create: { expect: exactly(201) },
       });
 
     for (const [server, label, start] of [
@@ -166,7 +194,9 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
           const postgres = await startPostgres(options);
           if (postgres.unavailable) throw new Error(postgres.unavailable);
           stops.push(() => postgres.stop());
-          return startReferenceServer(`reference server, ${label}`, postgres.url);
+          const handle = await startReferenceServer(`reference server, ${label}`, postgres.url);
+          handle.databaseCpu = postgresCpuReader(new URL(postgres.url).port);
+          return handle;
         },
       ]),
     ]) {
@@ -176,9 +206,11 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
       if (!handle) continue;
       const users = await seedUsers(handle.baseUrl, seededUsers);
       add(server, label, {
-        create: { ...handle, expect: exactly(201) },
+        handle,
+        databaseCpu: handle.databaseCpu,
+        create: { expect: exactly(201) },
         update: { users, expect: exactly(200) },
-        messageSignatures: server === 'embedded' || server === 'postgres',
+        messageSignatures: server !== 'postgres-nondurable',
       });
     }
 
@@ -193,7 +225,8 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
           `a valid update ${probe.update}, a create with an unknown field ${probe.invalid}.`,
       );
       add('prism', `Prism ${prismVersion} mock`, {
-        create: { ...prism, expect: success },
+        handle: prism,
+        create: { expect: success },
         update: { users, expect: success },
       });
     }
