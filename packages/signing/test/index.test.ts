@@ -50,6 +50,7 @@ describe('Web Crypto entry point (src/index.ts)', () => {
       'algorithms.ts',
       'authorization-header.ts',
       'body-variants.ts',
+      'canonical-fields.ts',
       'encoding.ts',
       'index.ts',
       'json.ts',
@@ -112,6 +113,7 @@ describe("the signer entry point's Web Crypto side (src/signer-web.ts)", () => {
   it('reaches the expected modules (so the scan below is not vacuous)', () => {
     expect([...graph.keys()].sort()).toEqual([
       'algorithms.ts',
+      'canonical-fields.ts',
       'encoding.ts',
       'json.ts',
       'message-signature-web.ts',
