@@ -25,7 +25,7 @@ const runs = Number(process.env.BENCH_RUNS ?? 3);
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const warmup = Number(process.env.BENCH_WARMUP ?? 1);
-const clientRounds = Number(process.env.BENCH_CLIENT_ROUNDS ?? 5);
+const clientRounds = Number(process.env.BENCH_CLIENT_ROUNDS ?? 11);
 const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 const importRows = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
 /** The import's default --concurrency, and the connections of the creates it is compared with. */

@@ -233,7 +233,7 @@ for (const [title, [variants, baselineCount, timing]] of Object.entries(groups))
       })
       .join(' ');
     console.log(
-      `  ${name.padEnd(48)} ${us.toFixed(1).padStart(8)} µs/call ${perSecond.padStart(9)}/s ${ratios}`,
+      `  ${name.padEnd(62)} ${us.toFixed(1).padStart(8)} µs/call ${perSecond.padStart(9)}/s ${ratios}`,
     );
   }
   console.log(`  (ratios against: ${baselines.map((name) => `"${name}"`).join(', ')})\n`);

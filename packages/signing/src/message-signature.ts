@@ -224,13 +224,16 @@ export function parseContentDigest(
 }
 
 /**
- * Random bytes for nonces, drawn 4 KiB at a time: one `getRandomValues` call costs more on Node
- * than the rest of a signature, so each call serves 409 nonces (Node's own
- * `randomUUID` buffers its entropy the same way). Every byte is used once.
+ * Random bytes for nonces, drawn 4 KiB at a time and kept as hex digits: one `getRandomValues`
+ * call costs more on Node than the rest of a signature, so each call serves 409 nonces (Node's
+ * own `randomUUID` buffers its entropy the same way). Every byte is used once.
  */
-let noncePool = new Uint8Array(0);
+let noncePool = '';
 let noncePoolOffset = 0;
 const nonceRandomBytes = 10;
+/** The milliseconds of the last nonce, and their 12 hex digits. */
+let nonceTime = 0;
+let nonceTimeHex = '';
 
 /**
  * A new signature's nonce: 32 lowercase hex digits, the first 12 the milliseconds since the epoch
@@ -244,13 +247,19 @@ const nonceRandomBytes = 10;
  * random bits per millisecond; a verifier needs nothing of its form.
  */
 export function randomNonce(): string {
-  if (noncePoolOffset + nonceRandomBytes > noncePool.length) {
-    noncePool = globalThis.crypto.getRandomValues(new Uint8Array(4090));
+  if (noncePoolOffset + nonceRandomBytes * 2 > noncePool.length) {
+    // In hex at once: one pass over the pool instead of one small one per nonce.
+    noncePool = bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(4090)));
     noncePoolOffset = 0;
   }
-  const random = noncePool.subarray(noncePoolOffset, noncePoolOffset + nonceRandomBytes);
-  noncePoolOffset += nonceRandomBytes;
-  return Date.now().toString(16).padStart(12, '0') + bytesToHex(random);
+  const random = noncePool.slice(noncePoolOffset, noncePoolOffset + nonceRandomBytes * 2);
+  noncePoolOffset += nonceRandomBytes * 2;
+  const now = Date.now();
+  if (now !== nonceTime) {
+    nonceTime = now;
+    nonceTimeHex = now.toString(16).padStart(12, '0');
+  }
+  return nonceTimeHex + random;
 }
 
 function componentValue(
@@ -422,12 +431,23 @@ export function prepareSignaturePlanner(options: MessageSignatureOptions): Signa
       ['alg', MESSAGE_SIGNATURE_ALGORITHM],
     ]),
   ]).slice(2);
+  // A client sends to one URL again and again (every create): its path is parsed once.
+  let lastUrl: string | undefined;
+  let lastPath = '';
+  const pathOf = (url: string | URL) => {
+    if (typeof url !== 'string') return url.pathname;
+    if (url !== lastUrl) {
+      lastPath = new URL(url).pathname;
+      lastUrl = url;
+    }
+    return lastPath;
+  };
   return (message, contentDigest) => {
-    const url = typeof message.url === 'string' ? new URL(message.url) : message.url;
+    const path = pathOf(message.url);
     const created = Math.floor(Date.now() / 1000);
     const { names, covered } = contentDigest === undefined ? withoutBody : withBody;
     const signatureParams = `${covered};created=${created};nonce="${randomNonce()}"${keyParams}`;
-    let base = `${names[0]}${message.method}\n${names[1]}${url.pathname}\n`;
+    let base = `${names[0]}${message.method}\n${names[1]}${path}\n`;
     if (contentDigest !== undefined) base += `${names[2]}${contentDigest}\n`;
     base += `"@signature-params": ${signatureParams}`;
     return { label, signatureParams, base, contentDigest };
