@@ -41,17 +41,19 @@ async function main() {
   const table = [
     '| scenario | req/s | p50 ms | p99 ms | server CPU µs/req | req/s vs bare Express |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
-    ...scenarios.map(({ id, label }) => {
-      const results = samples.get(id);
-      const ratio = bare
-        ? `${median(results.map((r, run) => r.requestsPerSecond / bare[run].requestsPerSecond)).toFixed(3)}×`
-        : '—';
-      const rate = Math.round(median(results.map((r) => r.requestsPerSecond)));
-      const cpu = results.every((r) => r.cpuPerRequest !== undefined)
-        ? Math.round(median(results.map((r) => r.cpuPerRequest)))
-        : '';
-      return `| ${label} | ${rate.toLocaleString('en-US')} | ${median(results.map((r) => r.p50))} | ${median(results.map((r) => r.p99))} | ${cpu} | ${ratio} |`;
-    }),
+    ...scenarios
+      .filter(({ operation }) => operation !== 'message-signature-cost')
+      .map(({ id, label }) => {
+        const results = samples.get(id);
+        const ratio = bare
+          ? `${median(results.map((r, run) => r.requestsPerSecond / bare[run].requestsPerSecond)).toFixed(3)}×`
+          : '—';
+        const rate = Math.round(median(results.map((r) => r.requestsPerSecond)));
+        const cpu = results.every((r) => r.cpuPerRequest !== undefined)
+          ? Math.round(median(results.map((r) => r.cpuPerRequest)))
+          : '';
+        return `| ${label} | ${rate.toLocaleString('en-US')} | ${median(results.map((r) => r.p50))} | ${median(results.map((r) => r.p99))} | ${cpu} | ${ratio} |`;
+      }),
   ];
   console.log(table.join('\n'));
   for (const note of notes) console.log(`\n${note}`);

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postgresCpuReader, processGroupCpuMicros } from './cpu.mjs';
-import { drive } from './load.mjs';
+import { drive, median } from './load.mjs';
 import {
   createRequest,
   nextUser,
@@ -68,12 +68,18 @@ async function probePrism(baseUrl, users) {
  * (its process group's, from /proc; absent where /proc cannot be read), and on PostgreSQL
  * `databaseCpuPerRequest`, the cluster's.
  *
- * Scenario ids: bare-express:create, validator-floor:create, http-layer:create|update,
- * embedded:create|update|create-message-signatures,
- * postgres:create|update|create-message-signatures (PostgreSQL's durable defaults, as production runs it),
+ * Scenario ids: bare-express:create, validator-floor:create,
+ * http-layer:create|update|create-message-signatures|message-signature-cost,
+ * embedded:create|update|create-message-signatures|message-signature-cost,
+ * postgres:create|update|create-message-signatures|message-signature-cost (PostgreSQL's durable
+ * defaults, as production runs it); a message-signature-cost run gives { cpuCost, differences }
+ * (µs of server CPU per create, see messageSignatureCost) instead of drive()'s result;
  * postgres-nondurable:create|update (fsync off: a figure for comparison only), prism:create|update.
  */
 export async function startHttpScenarios({ connections, duration, skip = new Set(), log }) {
+  /** Pairs and seconds per side of a message signature's cost (see messageSignatureCost). */
+  const costPairs = Number(process.env.BENCH_COST_PAIRS ?? 6);
+  const costWindow = Math.max(1, Math.round(duration / 2));
   const scratch = await mkdtemp(join(tmpdir(), 'institution-api-bench-'));
   const forgetScratch = onInterrupt(() => rm(scratch, { recursive: true, force: true }));
   const stops = [];
@@ -136,7 +142,43 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
         () => [createRequest({ messageSignatures: true })],
         create.expect,
       );
+      scenarios.push({
+        id: `${server}:message-signature-cost`,
+        server,
+        operation: 'message-signature-cost',
+        label: `${label}: a message signature's CPU`,
+        run: ({ warmup } = {}) =>
+          warmup === undefined ? messageSignatureCost(handle) : Promise.resolve(undefined),
+      });
     }
+  };
+
+  /**
+   * The server CPU a message signature adds to a create, taken in pairs: creates signed with the
+   * header alone and creates signed both ways, driven one right after the other for a short
+   * window each (the order alternating from pair to pair), so that both sides of a difference of a
+   * few tens of µs in a few hundred see the same machine; the median of the pairs' differences.
+   */
+  const messageSignatureCost = async (handle) => {
+    const cpuPerCreate = async (messageSignatures) => {
+      const before = processGroupCpuMicros(handle.pid);
+      const result = await drive({
+        label: `${handle.name}: a message signature's CPU`,
+        baseUrl: handle.baseUrl,
+        requests: [createRequest({ messageSignatures })],
+        connections,
+        duration: costWindow,
+        expect: exactly(201),
+      });
+      return (processGroupCpuMicros(handle.pid) - before) / result.total;
+    };
+    const differences = [];
+    for (let pair = 0; pair < costPairs; pair++) {
+      const order = pair % 2 === 0 ? [false, true] : [true, false];
+      const [first, second] = [await cpuPerCreate(order[0]), await cpuPerCreate(order[1])];
+      differences.push(order[0] ? first - second : second - first);
+    }
+    return { cpuCost: median(differences), differences };
   };
 
   /** Starts one server unless skipped; an optional one that fails to start becomes a note. */
