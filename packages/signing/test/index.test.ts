@@ -63,6 +63,7 @@ describe('Web Crypto entry point (src/index.ts)', () => {
       'authorization-header.ts',
       'base-candidates.ts',
       'body-variants.ts',
+      'canonical-fields.ts',
       'charset-variants.ts',
       'diagnosis-budget.ts',
       'diagnosis-common.ts',
@@ -139,6 +140,7 @@ describe("the signer entry point's Web Crypto side (src/signer-web.ts)", () => {
   it('reaches the expected modules (so the scan below is not vacuous)', () => {
     expect([...graph.keys()].sort()).toEqual([
       'algorithms.ts',
+      'canonical-fields.ts',
       'encoding.ts',
       'json.ts',
       'message-signature-web.ts',
