@@ -1,6 +1,7 @@
 import { unauthorizedDetail } from '@institution-api/runtime/http';
 import {
   parseAuthorization,
+  presentedPublicKey,
   type SignatureDiagnosis,
   type SignatureOptions,
   verifySync,
@@ -142,8 +143,7 @@ export function authenticate(
     if (!presented) {
       if (!diagnose) return refuse('malformed-header');
       // A known key with a signature written otherwise: the sandbox says how it must be written.
-      const colon = header.indexOf(':');
-      const publicKey = colon > 0 ? header.slice(0, colon) : undefined;
+      const publicKey = presentedPublicKey(header);
       const credential = publicKey === undefined ? undefined : await findCredential(publicKey);
       return refuse(
         'malformed-header',
@@ -161,7 +161,8 @@ export function authenticate(
           : undefined;
     if (!credential || unusable) {
       verifySync(body, presented.signature, 'no-such-institution', signature);
-      return refuse(unusable ?? 'unknown-public-key', presented.publicKey);
+      // An unknown key is not logged: it could be a secret sent where the public key goes.
+      return refuse(unusable ?? 'unknown-public-key', credential ? presented.publicKey : undefined);
     }
     if (!verifySync(body, presented.signature, credential.secretKey, signature)) {
       return refuse(
