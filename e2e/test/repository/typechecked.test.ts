@@ -19,6 +19,10 @@ const unchecked: [RegExp, string][] = [
     "scripts of Postman's sandbox (its globals pm and CryptoJS): run by Newman in e2e/test/spec/postman.system.test.ts",
   ],
   [
+    /^e2e\/test\/diagnosis\/mistakes\//,
+    "integrators' own code, their mistakes included, as they write it in each language: run by e2e/test/diagnosis/mistakes.system.test.ts",
+  ],
+  [
     /^e2e\/test\/spec\/consumers\/(hey-api|orval)\/.*\.config\.mjs$/,
     "the generators' own configuration files, in the shape each generator reads",
   ],
