@@ -10,6 +10,7 @@
  * @module
  */
 
+export { type DiagnosisBudget, defaultDiagnosisBudget } from './diagnosis-budget.js';
 export { signMessage, verifyMessageSignature } from './message-signature-web.js';
 export * from './runtime-independent.js';
 export {

@@ -8,22 +8,40 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { assertSecretKey, resolveOptions, type SignatureOptions } from './algorithms.js';
+import { nodeDiagnosisCrypto } from './diagnosis-crypto-node.js';
 import { assertMessage, decodeSignature } from './encoding.js';
 import { bodyText, queryText } from './json.js';
+import type { ReceivedMessage } from './message-signature.js';
+import {
+  type DiagnoseSignatureOptions,
+  diagnoseSignatureWith,
+  type SignatureDiagnosis,
+} from './signature-diagnosis.js';
 
+export { type DiagnosisBudget, defaultDiagnosisBudget } from './diagnosis-budget.js';
 export { signMessageSync, verifyMessageSignatureSync } from './message-signature-node.js';
 export * from './runtime-independent.js';
-// One implementation of the diagnosis, on Web Crypto (which Node has): not a hot path.
 export {
   type BodyFingerprint,
   bodyFingerprint,
   type DiagnosedComponent,
   type DiagnoseSignatureOptions,
-  diagnoseSignature,
   type MisusedKey,
   type SignatureDiagnosis,
   type SignatureDiagnosisCause,
 } from './signature-diagnosis.js';
+
+/**
+ * `diagnoseSignature` of `@institution-api/signing` (the same answers, the same budget), its
+ * candidates' MACs and digests on node:crypto: a sandbox diagnoses refusals that anyone who
+ * knows a public key can send, and a synchronous HMAC costs a fraction of a Web Crypto job.
+ */
+export function diagnoseSignature(
+  message: ReceivedMessage,
+  options: DiagnoseSignatureOptions,
+): Promise<SignatureDiagnosis | undefined> {
+  return diagnoseSignatureWith(nodeDiagnosisCrypto, message, options);
+}
 
 function hmac(message: string | Uint8Array, secretKey: string, options?: SignatureOptions) {
   const resolved = resolveOptions(options);

@@ -17,9 +17,10 @@ import { parseDictionary, serializeInnerList, serializeItem } from 'structured-h
 import { resolveOptions, type SignatureOptions, WEB_CRYPTO_HASH } from './algorithms.js';
 import { parseAuthorization } from './authorization-header.js';
 import { type BodyVariant, bodyVariants } from './body-variants.js';
+import { type DiagnosisBudget, DiagnosisSpending } from './diagnosis-budget.js';
+import { type DiagnosisCrypto, webDiagnosisCrypto } from './diagnosis-crypto.js';
 import { bytesToHex, decodeSignature } from './encoding.js';
 import {
-  CONTENT_DIGEST_HASH,
   type ContentDigestAlgorithm,
   DEFAULT_MAX_SKEW_SECONDS,
   formatContentDigest,
@@ -33,7 +34,6 @@ import {
   signatureBase,
 } from './message-signature.js';
 import { verifyMessageSignature } from './message-signature-web.js';
-import { subtle } from './subtle-crypto.js';
 import { verify } from './web-crypto.js';
 
 /** The mistakes a diagnosis names (spec: `SignatureDiagnosis.cause`). */
@@ -105,6 +105,11 @@ export interface DiagnoseSignatureOptions {
    * first that fails.
    */
   only?: 'authorization' | 'message-signature' | undefined;
+  /**
+   * Bounds of the diagnosis's work (diagnosis-budget.ts); each one omitted is the default's. A
+   * diagnosis that reaches one stops looking and says so, as `no-known-mistake`.
+   */
+  budget?: Partial<DiagnosisBudget> | undefined;
 }
 
 const utf8 = new TextEncoder();
@@ -123,14 +128,37 @@ const utf8 = new TextEncoder();
  * stale, expired, a `Content-Digest` of other bytes, a nonce reused, or a MAC that verifies once a
  * derived component (`@method`, `@path`, `@authority`…) takes another value a signer often uses.
  *
- * Costs up to about 130 HMACs of the body or base: for a sandbox's refusals, not a hot path.
+ * Its work is bounded by `options.budget` (diagnosis-budget.ts), whatever the request: the
+ * candidates it tries (body variants, signature bases, misused keys), the bytes it writes and
+ * hashes for them, the shape of a body it re-serializes (depth, values, size) and its time. Once
+ * a bound is reached it stops looking: a mistake not found by then is `no-known-mistake`, whose
+ * explanation says that the diagnosis gave up and why. The default budget tries every known
+ * mistake on any body of the API's shape, at a few milliseconds of CPU at most.
  */
-export async function diagnoseSignature(
+export function diagnoseSignature(
   message: ReceivedMessage,
   options: DiagnoseSignatureOptions,
 ): Promise<SignatureDiagnosis | undefined> {
-  const body = await bodyFingerprint(message.body);
-  if (options.only === 'message-signature') return diagnoseMessageSignature(message, body, options);
+  return diagnoseSignatureWith(webDiagnosisCrypto, message, options);
+}
+
+/** What one diagnosis computes with, and the budget it spends. */
+interface DiagnosisRun {
+  crypto: DiagnosisCrypto;
+  spending: DiagnosisSpending;
+}
+
+/** {@link diagnoseSignature} computing with `crypto` (the `./node` entry's: node:crypto). */
+export async function diagnoseSignatureWith(
+  crypto: DiagnosisCrypto,
+  message: ReceivedMessage,
+  options: DiagnoseSignatureOptions,
+): Promise<SignatureDiagnosis | undefined> {
+  const run: DiagnosisRun = { crypto, spending: new DiagnosisSpending(options.budget) };
+  const body = await fingerprint(crypto, message.body);
+  if (options.only === 'message-signature') {
+    return diagnoseMessageSignature(message, body, options, run);
+  }
   const header = message.header('authorization') ?? '';
   const resolved = resolveOptions(options.signature);
   const presented = parseAuthorization(header, resolved);
@@ -143,10 +171,10 @@ export async function diagnoseSignature(
     };
   }
   if (!(await verify(message.body, presented.signature, options.secretKey, resolved))) {
-    return diagnoseAuthorization(message.body, body, presented.signature, options);
+    return diagnoseAuthorization(message.body, body, presented.signature, options, run);
   }
   if (options.only === 'authorization') return undefined;
-  return diagnoseMessageSignature(message, body, options);
+  return diagnoseMessageSignature(message, body, options, run);
 }
 
 /** How the options write a signature, in words. */
@@ -162,16 +190,29 @@ async function diagnoseAuthorization(
   body: BodyFingerprint,
   presentedSignature: string,
   options: DiagnoseSignatureOptions,
+  run: DiagnosisRun,
 ): Promise<SignatureDiagnosis> {
+  const { crypto, spending } = run;
   const resolved = resolveOptions(options.signature);
   const mac = decodeSignature(presentedSignature, resolved) as Uint8Array<ArrayBuffer>;
   const hash = WEB_CRYPTO_HASH[resolved.algorithm];
-  const secret = await hmacKey(utf8.encode(options.secretKey), hash);
-  const variant = await firstVariant(bodyVariants(received), (bytes) =>
-    subtle().verify('HMAC', secret, mac, bytes),
+  // The misused keys first: three MACs of the bytes received, whatever the body's shape.
+  const misused = await misusedKeyOf(options, hash, mac, received, run);
+  if (misused) {
+    return {
+      cause: 'key-misused',
+      signature: 'authorization',
+      explanation: `The Authorization signature is the HMAC keyed with ${misusedKeyWords[misused]}. ${rightKey}`,
+      body,
+      key: misused,
+    };
+  }
+  const secret = await crypto.macCheck(utf8.encode(options.secretKey), hash);
+  const variant = await firstVariant(bodyVariants(received, spending), (bytes) =>
+    secret(mac, bytes),
   );
   if (variant) {
-    const signedBody = { ...(await bodyFingerprint(variant.bytes)), form: variant.form };
+    const signedBody = { ...(await fingerprint(crypto, variant.bytes)), form: variant.form };
     return {
       cause: 'body-bytes-differ',
       signature: 'authorization',
@@ -182,24 +223,21 @@ async function diagnoseAuthorization(
       signedBody,
     };
   }
-  const misused = await misusedKeyOf(options, hash, mac, received);
-  if (misused) {
-    return {
-      cause: 'key-misused',
-      signature: 'authorization',
-      explanation: `The Authorization signature is the HMAC keyed with ${misusedKeyWords[misused]}. ${rightKey}`,
-      body,
-      key: misused,
-    };
-  }
   return {
     cause: 'no-known-mistake',
     signature: 'authorization',
-    explanation:
-      'The Authorization signature is not the HMAC of the bytes received, nor of the same JSON written otherwise, nor keyed with a misused key. ' +
-      "Compare body (the length and SHA-256 of the bytes received) with the bytes you signed, and check that the secret key is this key pair's.",
+    explanation: spending.limit
+      ? `The Authorization signature is not the HMAC of the bytes received, nor keyed with a misused key. ${gaveUp(spending, 'the same JSON written otherwise')} ` +
+        "Compare body (the length and SHA-256 of the bytes received) with the bytes you signed, and check that the secret key is this key pair's."
+      : 'The Authorization signature is not the HMAC of the bytes received, nor of the same JSON written otherwise, nor keyed with a misused key. ' +
+        "Compare body (the length and SHA-256 of the bytes received) with the bytes you signed, and check that the secret key is this key pair's.",
     body,
   };
+}
+
+/** That a diagnosis gave up looking for `what`, and which bound it reached, in words. */
+function gaveUp(spending: DiagnosisSpending, what: string): string {
+  return `This service gave up looking for ${what} before trying every known mistake (${spending.words()}: the budget of a diagnosis), so that is not ruled out.`;
 }
 
 const misusedKeyWords: Record<MisusedKey, string> = {
@@ -217,10 +255,13 @@ async function misusedKeyOf(
   hash: 'SHA-256' | 'SHA-512',
   mac: Uint8Array<ArrayBuffer>,
   data: Uint8Array,
+  { crypto, spending }: DiagnosisRun,
 ): Promise<MisusedKey | undefined> {
-  for (const [misused, bytes] of misusedKeys(options.publicKey, options.secretKey)) {
-    const key = await hmacKey(bytes, hash);
-    if (await subtle().verify('HMAC', key, mac, new Uint8Array(data))) return misused;
+  const signed = new Uint8Array(data);
+  for (const [misused, key] of misusedKeys(options.publicKey, options.secretKey)) {
+    if (!spending.take(signed.length)) return undefined;
+    const check = await crypto.macCheck(key, hash);
+    if (await check(mac, signed)) return misused;
   }
   return undefined;
 }
@@ -260,6 +301,7 @@ async function diagnoseMessageSignature(
   message: ReceivedMessage,
   body: BodyFingerprint,
   options: DiagnoseSignatureOptions,
+  run: DiagnosisRun,
 ): Promise<SignatureDiagnosis | undefined> {
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const skew = options.maxSkewSeconds ?? DEFAULT_MAX_SKEW_SECONDS;
@@ -317,6 +359,7 @@ async function diagnoseMessageSignature(
     skew,
     options,
     differs,
+    run,
   });
 }
 
@@ -332,6 +375,7 @@ interface FailureContext {
     component?: DiagnosedComponent,
     extra?: Partial<SignatureDiagnosis>,
   ) => SignatureDiagnosis;
+  run: DiagnosisRun;
 }
 
 const compareBase =
@@ -471,13 +515,14 @@ function missingComponent(found: LocatedMessageSignature | undefined, hasBody: b
 }
 
 async function contentDigestDiffers(context: FailureContext): Promise<SignatureDiagnosis> {
-  const { message, differs } = context;
+  const { message, differs, run } = context;
+  const { crypto, spending } = run;
   const signed = message.header('content-digest') ?? '';
   const claims = parseContentDigest(signed);
   const algorithms: ContentDigestAlgorithm[] = claims ? [...claims.keys()] : ['sha-256'];
   const computed: string[] = [];
   for (const algorithm of algorithms) {
-    computed.push(formatContentDigest(algorithm, await digest(algorithm, message.body)));
+    computed.push(formatContentDigest(algorithm, await crypto.digest(algorithm, message.body)));
   }
   const component: DiagnosedComponent = {
     name: 'content-digest',
@@ -491,12 +536,12 @@ async function contentDigestDiffers(context: FailureContext): Promise<SignatureD
   if (algorithm && claimed) {
     const claimedHex = bytesToHex(claimed);
     variant = await firstVariant(
-      bodyVariants(message.body),
-      async (bytes) => bytesToHex(await digest(algorithm, bytes)) === claimedHex,
+      bodyVariants(message.body, spending),
+      async (bytes) => bytesToHex(await crypto.digest(algorithm, bytes)) === claimedHex,
     );
   }
   if (variant) {
-    const signedBody = { ...(await bodyFingerprint(variant.bytes)), form: variant.form };
+    const signedBody = { ...(await fingerprint(crypto, variant.bytes)), form: variant.form };
     return differs(
       `Content-Digest is the digest of the same JSON written otherwise (${variant.form}: ${signedBody.length} bytes), not of the ${message.body.length} bytes received. Digest and sign the exact bytes you send.`,
       component,
@@ -505,20 +550,21 @@ async function contentDigestDiffers(context: FailureContext): Promise<SignatureD
   }
   return differs(
     claims
-      ? `Content-Digest is not the digest of the ${message.body.length} bytes received (computed shows theirs). Digest the exact bytes you send.`
+      ? `Content-Digest is not the digest of the ${message.body.length} bytes received (computed shows theirs). Digest the exact bytes you send.${spending.limit ? ` ${gaveUp(spending, 'the same JSON written otherwise as the bytes digested')}` : ''}`
       : 'Content-Digest is not an RFC 9530 dictionary with a sha-256 or sha-512 byte sequence (sha-256=:<base64>:).',
     component,
   );
 }
 
 async function wrongSignature(context: FailureContext): Promise<SignatureDiagnosis> {
-  const { message, found, base, options, differs } = context;
+  const { message, found, base, options, differs, run } = context;
+  const { crypto, spending } = run;
   if (found === undefined || base === undefined) {
     return differs(`The message signature does not verify. ${compareBase}`);
   }
   const mac = new Uint8Array(found.presented);
   const data = utf8.encode(base);
-  const misused = await misusedKeyOf(options, 'SHA-256', mac, data);
+  const misused = await misusedKeyOf(options, 'SHA-256', mac, data, run);
   if (misused) {
     return {
       ...differs(
@@ -528,9 +574,11 @@ async function wrongSignature(context: FailureContext): Promise<SignatureDiagnos
       key: misused,
     };
   }
-  const secret = await hmacKey(utf8.encode(options.secretKey), 'SHA-256');
+  const secret = await crypto.macCheck(utf8.encode(options.secretKey), 'SHA-256');
   for (const candidate of baseCandidates(message, found, base)) {
-    if (await subtle().verify('HMAC', secret, mac, utf8.encode(candidate.base))) {
+    const bytes = utf8.encode(candidate.base);
+    if (!spending.take(bytes.length)) break;
+    if (await secret(mac, bytes)) {
       const { component, words } = candidate;
       if (component === undefined) {
         return differs(`The signature base you signed ${words}. ${compareBase}`);
@@ -544,6 +592,14 @@ async function wrongSignature(context: FailureContext): Promise<SignatureDiagnos
         component,
       );
     }
+  }
+  if (spending.limit) {
+    return {
+      ...differs(
+        `The message signature is not the HMAC-SHA256 of the signature base this service computed. ${gaveUp(spending, 'a component written as signers often do by mistake')} ${compareBase} Check that the secret key is this key pair's.`,
+      ),
+      cause: 'no-known-mistake',
+    };
   }
   return differs(
     `The message signature is not the HMAC-SHA256 of the signature base this service computed, nor of it with a component written as signers often do by mistake. ${compareBase} Check that the secret key is this key pair's.`,
@@ -563,12 +619,11 @@ interface BaseCandidate {
  * proxy added, the other scheme, the host without its port…), the `Signature-Input` member as
  * sent rather than re-serialized, a final newline or CRLF line ends.
  */
-function baseCandidates(
+function* baseCandidates(
   message: ReceivedMessage,
   found: LocatedMessageSignature,
   base: string,
-): BaseCandidate[] {
-  const candidates: BaseCandidate[] = [];
+): Generator<BaseCandidate> {
   const lines = base.split('\n');
   for (const item of found.innerList[0]) {
     const [name] = item;
@@ -581,10 +636,10 @@ function baseCandidates(
       if (signed === computed) continue;
       const replaced = [...lines];
       replaced[index] = prefix + signed;
-      candidates.push({
+      yield {
         base: replaced.join('\n'),
         component: { name, problem: 'mismatched', signed, computed },
-      });
+      };
     }
   }
   const inputField = message.header('signature-input') ?? '';
@@ -593,7 +648,7 @@ function baseCandidates(
     : undefined;
   const canonical = serializeInnerList(found.innerList);
   if (sentParams !== undefined && sentParams !== canonical) {
-    candidates.push({
+    yield {
       base: [...lines.slice(0, -1), `"@signature-params": ${sentParams}`].join('\n'),
       component: {
         name: '@signature-params',
@@ -601,17 +656,17 @@ function baseCandidates(
         signed: sentParams,
         computed: canonical,
       },
-    });
+    };
   }
-  candidates.push(
-    { base: `${base}\n`, words: 'ends with a newline; the last line, @signature-params, has none' },
-    { base: base.replaceAll('\n', '\r\n'), words: 'has CRLF line ends; they are LF alone' },
-    {
-      base: `${base.replaceAll('\n', '\r\n')}\r\n`,
-      words: 'has CRLF line ends and a final one; they are LF alone, none after the last line',
-    },
-  );
-  return candidates;
+  yield {
+    base: `${base}\n`,
+    words: 'ends with a newline; the last line, @signature-params, has none',
+  };
+  yield { base: base.replaceAll('\n', '\r\n'), words: 'has CRLF line ends; they are LF alone' };
+  yield {
+    base: `${base.replaceAll('\n', '\r\n')}\r\n`,
+    words: 'has CRLF line ends and a final one; they are LF alone, none after the last line',
+  };
 }
 
 /** Values of a derived component that signers use by mistake, from the one computed. */
@@ -680,28 +735,20 @@ function baseOf(message: ReceivedMessage, found: LocatedMessageSignature): strin
 
 /** The first variant `matches`; every one is tried until then, in order. */
 async function firstVariant(
-  variants: BodyVariant[],
+  variants: Iterable<BodyVariant>,
   matches: (bytes: Uint8Array<ArrayBuffer>) => Promise<boolean>,
 ): Promise<BodyVariant | undefined> {
   for (const variant of variants) {
-    if (await matches(new Uint8Array(variant.bytes))) return variant;
+    if (await matches(variant.bytes)) return variant;
   }
   return undefined;
 }
 
-function hmacKey(bytes: Uint8Array, hash: 'SHA-256' | 'SHA-512'): Promise<CryptoKey> {
-  return subtle().importKey('raw', new Uint8Array(bytes), { name: 'HMAC', hash }, false, [
-    'verify',
-  ]);
-}
-
-async function digest(algorithm: ContentDigestAlgorithm, bytes: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(
-    await subtle().digest(CONTENT_DIGEST_HASH[algorithm].web, new Uint8Array(bytes)),
-  );
-}
-
 /** The length and SHA-256 (hex) of `bytes`. */
-export async function bodyFingerprint(bytes: Uint8Array): Promise<BodyFingerprint> {
-  return { length: bytes.length, sha256: bytesToHex(await digest('sha-256', bytes)) };
+export function bodyFingerprint(bytes: Uint8Array): Promise<BodyFingerprint> {
+  return fingerprint(webDiagnosisCrypto, bytes);
+}
+
+async function fingerprint(crypto: DiagnosisCrypto, bytes: Uint8Array): Promise<BodyFingerprint> {
+  return { length: bytes.length, sha256: bytesToHex(await crypto.digest('sha-256', bytes)) };
 }

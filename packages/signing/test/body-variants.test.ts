@@ -5,10 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bodyVariants } from '../src/body-variants.js';
+import { type DiagnosisBudget, DiagnosisSpending } from '../src/diagnosis-budget.js';
 
 const utf8 = new TextEncoder();
 const texts = (received: string) =>
-  bodyVariants(utf8.encode(received)).map(({ form, bytes }) => ({
+  [...bodyVariants(utf8.encode(received))].map(({ form, bytes }) => ({
     form,
     text: new TextDecoder().decode(bytes),
   }));
@@ -108,6 +109,63 @@ describe('bodyVariants', () => {
       2,
     ],
   ])('%s', (_, bytes, count) => {
-    expect(bodyVariants(bytes)).toHaveLength(count);
+    expect([...bodyVariants(bytes)]).toHaveLength(count);
+  });
+});
+
+describe('bodyVariants within a budget', () => {
+  const value = { firstName: 'Ɛfua', image: 'https://img.example/a.png', n: [1, 2.5] };
+  const sent = utf8.encode(JSON.stringify(value, null, 2));
+  const forms = (bytes: Uint8Array, budget: Partial<DiagnosisBudget> = {}) => {
+    const spending = new DiagnosisSpending(budget);
+    const variants = [...bodyVariants(bytes, spending)];
+    return {
+      forms: variants.map(({ form }) => form),
+      bytes: variants.reduce((sum, variant) => sum + variant.bytes.length, 0),
+      limit: spending.limit,
+    };
+  };
+
+  it.each<[string, Uint8Array, Partial<DiagnosisBudget>, string | undefined]>([
+    ['the default budget: every variant of a body of the API', sent, {}, undefined],
+    ['4 candidates', sent, { maxCandidates: 4 }, 'candidates'],
+    ['1 KiB of bytes', sent, { maxBytes: 1024 }, 'bytes'],
+    [
+      'more than 1,000 values (a flat array of 16,383 bytes)',
+      utf8.encode(`[${'0,'.repeat(8190)}0]`),
+      {},
+      'values',
+    ],
+    [
+      'nested deeper than 32 levels',
+      utf8.encode(`${'['.repeat(33)}${']'.repeat(33)}`),
+      {},
+      'depth',
+    ],
+    ['over 16 KiB', utf8.encode(`"${'x'.repeat(16 * 1024)}"`), {}, 'size'],
+  ])(
+    '%s: stops there, at a prefix of the variants, within the bytes',
+    (_, bytes, budget, limit) => {
+      const all = forms(bytes, {
+        maxCandidates: 1e6,
+        maxBytes: 1e9,
+        maxValues: 1e6,
+        maxDepth: 1e3,
+      });
+      const within = forms(bytes, budget);
+      expect(within.limit).toBe(limit);
+      expect(all.forms.slice(0, within.forms.length)).toEqual(within.forms);
+      expect(within.bytes).toBeLessThanOrEqual(budget.maxBytes ?? 128 * 1024);
+      if (limit === undefined) expect(within.forms).toEqual(all.forms);
+      else if (limit !== 'size') expect(within.forms.length).toBeLessThan(all.forms.length);
+    },
+  );
+
+  it('makes each variant when it is asked for: none past the one a caller stopped at', () => {
+    const spending = new DiagnosisSpending({ maxBytes: 1e9 });
+    const variants = bodyVariants(sent, spending);
+    expect(variants.next().value?.form).toBe('the bytes received with a final newline added');
+    // Its bytes alone are spent: no other variant was written.
+    expect(spending.bytesLeft).toBe(1e9 - (sent.length + 1));
   });
 });

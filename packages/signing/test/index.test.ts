@@ -50,6 +50,8 @@ describe('Web Crypto entry point (src/index.ts)', () => {
       'algorithms.ts',
       'authorization-header.ts',
       'body-variants.ts',
+      'diagnosis-budget.ts',
+      'diagnosis-crypto.ts',
       'encoding.ts',
       'index.ts',
       'json.ts',
@@ -90,6 +92,7 @@ describe('Web Crypto entry point (src/index.ts)', () => {
       'WebCryptoUnavailableError',
       'bodyFingerprint',
       'decideMessageSignature',
+      'defaultDiagnosisBudget',
       'describeMessageSignature',
       'diagnoseSignature',
       'formatAuthorization',
@@ -158,6 +161,7 @@ describe('node entry point (src/node.ts)', () => {
       'WebCryptoUnavailableError',
       'bodyFingerprint',
       'decideMessageSignature',
+      'defaultDiagnosisBudget',
       'describeMessageSignature',
       'diagnoseSignature',
       'formatAuthorization',
@@ -179,6 +183,6 @@ describe('node entry point (src/node.ts)', () => {
     expect(nodeEntry.DEFAULT_SIGNATURE_OPTIONS).toBe(index.DEFAULT_SIGNATURE_OPTIONS);
     expect(nodeEntry.signatureBaseFor).toBe(index.signatureBaseFor);
     expect(nodeEntry.routedTarget).toBe(index.routedTarget);
-    expect(nodeEntry.diagnoseSignature).toBe(index.diagnoseSignature);
+    expect(nodeEntry.defaultDiagnosisBudget).toBe(index.defaultDiagnosisBudget);
   });
 });

@@ -7,14 +7,17 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { DiagnosisCrypto } from '../src/diagnosis-crypto.js';
+import { nodeDiagnosisCrypto } from '../src/diagnosis-crypto-node.js';
 import {
   type DiagnoseSignatureOptions,
-  diagnoseSignature,
+  diagnoseSignature as diagnoseOnWebCrypto,
   type ReceivedMessage,
   type SignatureDiagnosis,
   signatureBaseFor,
 } from '../src/index.js';
-import { signMessageSync, signSync } from '../src/node.js';
+import { diagnoseSignature as diagnoseOnNode, signMessageSync, signSync } from '../src/node.js';
+import { diagnoseSignatureWith } from '../src/signature-diagnosis.js';
 
 const PUBLIC = 'pk_diagnosis_0123';
 // Base64url of random bytes, as the reference server issues secrets: it decodes as base64 too.
@@ -29,6 +32,19 @@ const VALUE = {
 };
 const COMPACT = JSON.stringify(VALUE);
 const PRETTY = JSON.stringify(VALUE, null, 2);
+
+/**
+ * The diagnosis of both entries, which must agree: `.` computes on Web Crypto, `./node` on
+ * node:crypto.
+ */
+async function diagnoseSignature(
+  message: ReceivedMessage,
+  options: DiagnoseSignatureOptions,
+): Promise<SignatureDiagnosis | undefined> {
+  const onWeb = await diagnoseOnWebCrypto(message, options);
+  expect(await diagnoseOnNode(message, options), 'the ./node entry').toEqual(onWeb);
+  return onWeb;
+}
 
 const hmac = (key: string | Buffer, text: string, encoding: 'hex' | 'base64' = 'hex') =>
   createHmac('sha256', key).update(text).digest(encoding);
@@ -405,5 +421,121 @@ describe('what a diagnosis never holds', () => {
       const text = JSON.stringify(await diagnoseSignature(request(PRETTY, headers), options()));
       for (const derived of secretDerived) expect(text).not.toContain(derived);
     }
+  });
+});
+
+describe('diagnoseSignature within its budget', () => {
+  /** The bodies an attacker sends to make a diagnosis costly: 16,383 bytes each. */
+  const costly = {
+    'nested 32 levels': `${'['.repeat(32)}${'0,'.repeat(8159)}0${']'.repeat(32)}`,
+    'a flat array': `[${'0,'.repeat(8190)}0]`,
+    'a long string of non-ASCII and escaped characters': JSON.stringify({
+      a: 'Ɛ/<'.repeat(2700).slice(0, 8000),
+    }),
+    'an object of 990 keys': JSON.stringify(
+      Object.fromEntries(Array.from({ length: 990 }, (_, i) => [`k/${i}`, 'é'])),
+    ),
+    'a pretty body nested 31 levels': JSON.stringify(
+      JSON.parse(`${'['.repeat(31)}${'0,'.repeat(440)}0${']'.repeat(31)}`),
+      null,
+      1,
+    ),
+  };
+
+  /** {@link nodeDiagnosisCrypto}, counting the bytes each MAC and digest reads. */
+  const counting = () => {
+    const read = { bytes: 0, candidates: 0 };
+    const crypto: DiagnosisCrypto = {
+      async macCheck(key, hash) {
+        const check = await nodeDiagnosisCrypto.macCheck(key, hash);
+        return (mac, data) => {
+          read.bytes += data.length;
+          read.candidates += 1;
+          return check(mac, data);
+        };
+      },
+      digest(algorithm, bytes) {
+        read.bytes += bytes.length;
+        return nodeDiagnosisCrypto.digest(algorithm, bytes);
+      },
+    };
+    return { crypto, read };
+  };
+
+  it.each(Object.entries(costly))(
+    '%s, wrongly signed: hashes no more than the budget allows',
+    async (_, text) => {
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(16_383);
+      const { crypto, read } = counting();
+      const headers = { authorization: `${PUBLIC}:${hmac('another-secret', text)}` };
+      const diagnosis = await diagnoseSignatureWith(crypto, request(text, headers), options());
+      expect(diagnosis?.cause).toBe('no-known-mistake');
+      // The budget (128 KiB), beside the fingerprint of the body and the one MAC of the check.
+      expect(read.bytes).toBeLessThanOrEqual(128 * 1024 + 2 * Buffer.byteLength(text));
+      expect(read.candidates).toBeLessThanOrEqual(200);
+    },
+  );
+
+  it.each([
+    [
+      'more than 1,000 values',
+      `[${'0,'.repeat(2000)}0]`,
+      /gave up looking for the same JSON written otherwise .*the body holds more than 1,000 JSON values/,
+    ],
+    [
+      'nested deeper than 32 levels',
+      `${'['.repeat(40)}${']'.repeat(40)}`,
+      /gave up .*the body is nested deeper than 32 levels/,
+    ],
+    [
+      'over 16 KiB',
+      JSON.stringify({ a: 'x'.repeat(16 * 1024) }),
+      /gave up .*the body is larger than 16 KiB/,
+    ],
+  ])('gives up on a body of %s as no-known-mistake, and says so', async (_, text, words) => {
+    const compact = JSON.stringify(JSON.parse(text));
+    const sent = `${compact}\n `;
+    const diagnosis = await diagnoseSignature(
+      request(sent, { authorization: `${PUBLIC}:${hmac(SECRET, compact)}` }),
+      options(),
+    );
+    expect(diagnosis).toMatchObject({ cause: 'no-known-mistake', signature: 'authorization' });
+    expect(diagnosis?.explanation).toMatch(words);
+  });
+
+  it('finds with a larger budget what the default one gave up on', async () => {
+    const value = Array.from({ length: 1_200 }, (_, i) => i % 10);
+    const sent = JSON.stringify(value, null, 2);
+    const headers = { authorization: `${PUBLIC}:${hmac(SECRET, JSON.stringify(value))}` };
+    const within = await diagnoseSignature(request(sent, headers), options());
+    expect(within?.cause).toBe('no-known-mistake');
+    const larger = await diagnoseSignature(
+      request(sent, headers),
+      options({ budget: { maxValues: 5_000, maxBytes: 1024 * 1024 } }),
+    );
+    expect(larger).toMatchObject({ cause: 'body-bytes-differ', signedBody: { form: 'compact' } });
+  });
+
+  it('gives up on the message signature as no-known-mistake, with the base, and says so', async () => {
+    const headers = signed(PRETTY, { secret: 'another-secret' });
+    const diagnosis = await diagnoseSignature(
+      request(PRETTY, headers),
+      options({ budget: { maxCandidates: 5 } }),
+    );
+    expect(diagnosis).toMatchObject({
+      cause: 'no-known-mistake',
+      signature: 'message-signature',
+      signatureBase: expect.stringContaining('"@signature-params"'),
+      explanation: expect.stringMatching(/gave up .*it tried 5 candidates/),
+    });
+  });
+
+  it('without a budget spent, says that it tried every known mistake', async () => {
+    const diagnosis = await diagnoseSignature(
+      request(PRETTY, { authorization: `${PUBLIC}:${hmac('another-secret', PRETTY)}` }),
+      options(),
+    );
+    expect(diagnosis?.explanation).not.toMatch(/gave up/);
+    expect(diagnosis?.explanation).toMatch(/nor of the same JSON written otherwise/);
   });
 });
