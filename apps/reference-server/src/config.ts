@@ -12,6 +12,7 @@ import {
 import { parseInstitutionCredentials } from './credentials/parse-institution-credentials.js';
 import { defaultMessageSignatureMaxAgeSeconds } from './http/message-signature.js';
 import { rateLimitWindowSeconds } from './http/rate-limit.js';
+import { defaultRefusalLimits } from './http/refusal-limit.js';
 import { defaultDataDir, isPostgresUrl, parseDatabaseUrl } from './storage/open-storage.js';
 import type { InstitutionCredential } from './storage/types.js';
 
@@ -63,6 +64,22 @@ export interface Config {
    * NODE_ENV=production, where the limit is the minute its name says.
    */
   rateLimitWindowSeconds: number;
+  /**
+   * REFUSALS_PER_MINUTE_PER_KEY (default 300) and REFUSALS_PER_MINUTE_PER_ADDRESS (default 1,200):
+   * the requests refused for their signature that one presented public key, and one client
+   * address, may have per minute before the server answers 429 with Retry-After, and no
+   * diagnosis (spec Assumptions, "Rate limits"; http/refusal-limit.ts). On by default, in
+   * production as in the sandbox; 0 turns one off. A request whose signatures verify is never
+   * counted.
+   */
+  refusalLimits: { perKey: number | undefined; perAddress: number | undefined };
+  /**
+   * TRUST_PROXY: the proxies in front of the server whose `X-Forwarded-For` says the client's
+   * address, which the refusal limit counts by: a number of hops (1 to 10), or the proxies'
+   * addresses and CIDR ranges, comma-separated (`loopback`, `linklocal` and `uniquelocal` name
+   * Express's ranges). Unset (the default): the peer's address, `X-Forwarded-For` ignored.
+   */
+  trustProxy: number | string[] | undefined;
   /**
    * CORS_ALLOW_ORIGINS: the origins (`https://docs.example.com`), comma-separated, that a docs
    * page hosted elsewhere may call the API from; unset (the default): no CORS at all, since the
@@ -207,6 +224,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       }
       return integerIn('RATE_LIMIT_WINDOW_SECONDS', value, 1, 60, rateLimitWindowSeconds);
     }, rateLimitWindowSeconds),
+    refusalLimits: {
+      perKey: check(
+        () =>
+          limitOrOff(
+            'REFUSALS_PER_MINUTE_PER_KEY',
+            read('REFUSALS_PER_MINUTE_PER_KEY'),
+            defaultRefusalLimits.perKey,
+          ),
+        defaultRefusalLimits.perKey,
+      ),
+      perAddress: check(
+        () =>
+          limitOrOff(
+            'REFUSALS_PER_MINUTE_PER_ADDRESS',
+            read('REFUSALS_PER_MINUTE_PER_ADDRESS'),
+            defaultRefusalLimits.perAddress,
+          ),
+        defaultRefusalLimits.perAddress,
+      ),
+    },
+    trustProxy: check(() => parseTrustProxy(read('TRUST_PROXY')), undefined),
     corsAllowOrigins: check(() => parseOrigins(read('CORS_ALLOW_ORIGINS')), []),
     publicOrigin: check(() => parsePublicOrigin(read('PUBLIC_ORIGIN')), undefined),
     metricsPort: check(() => parseMetricsPort(read('METRICS_PORT'), read('PORT')), undefined),
@@ -313,6 +351,33 @@ function integerIn(
     throw new Error(`${name} must be an integer from ${min} to ${max}, not "${value}".`);
   }
   return number;
+}
+
+/** A limit per minute, 0 to 1,000,000: 0 is off (undefined), unset is `fallback`. */
+function limitOrOff(name: string, value: string | undefined, fallback: number): number | undefined {
+  const limit = integerIn(name, value, 0, 1e6, fallback);
+  return limit === 0 ? undefined : limit;
+}
+
+/** Express's named ranges of addresses, which TRUST_PROXY may name. */
+const namedRanges = ['loopback', 'linklocal', 'uniquelocal'];
+
+function parseTrustProxy(value: string | undefined): number | string[] | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value)) return integerIn('TRUST_PROXY', value, 1, 10, 1);
+  const entries = value.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, more] = entry.split('/');
+    const ip = isIP(address ?? '');
+    const prefix =
+      bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (ip === 4 ? 32 : 128));
+    if (!namedRanges.includes(entry) && (ip === 0 || !prefix || more !== undefined)) {
+      throw new Error(
+        `TRUST_PROXY must be a number of proxies (1 to 10), or addresses and CIDR ranges, comma-separated (${namedRanges.join(', ')} name ranges), not "${value}".`,
+      );
+    }
+  }
+  return entries;
 }
 
 function parseHost(value: string | undefined): string {

@@ -105,6 +105,8 @@ async function serve(
       messageSignatureMaxAgeSeconds: config.messageSignatureMaxAgeSeconds,
       rateLimitPerMinute: config.rateLimitPerMinute,
       rateLimitWindowSeconds: config.rateLimitWindowSeconds,
+      refusalLimits: config.refusalLimits,
+      ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
       corsAllowOrigins: config.corsAllowOrigins,
       sandboxPrefer: config.sandboxPrefer,
       sandboxDiagnosis: config.sandboxDiagnosis,

@@ -14,6 +14,8 @@ describe('loadConfig', () => {
       shutdownDrainMs: 10_000,
       rateLimitPerMinute: undefined,
       rateLimitWindowSeconds: 60,
+      refusalLimits: { perKey: 300, perAddress: 1_200 },
+      trustProxy: undefined,
       corsAllowOrigins: [],
       publicOrigin: undefined,
       metricsPort: undefined,
@@ -69,6 +71,9 @@ describe('loadConfig', () => {
         MESSAGE_SIGNATURE_MAX_AGE_SECONDS: '120',
         SHUTDOWN_DRAIN_MS: '2500',
         RATE_LIMIT_PER_MINUTE: '120',
+        REFUSALS_PER_MINUTE_PER_KEY: '30',
+        REFUSALS_PER_MINUTE_PER_ADDRESS: '0',
+        TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::1',
         CORS_ALLOW_ORIGINS: 'https://docs.example.com, http://localhost:8081',
         PUBLIC_ORIGIN: 'https://api.example.com',
         METRICS_PORT: '9464',
@@ -86,6 +91,8 @@ describe('loadConfig', () => {
       shutdownDrainMs: 2500,
       rateLimitPerMinute: 120,
       rateLimitWindowSeconds: 60,
+      refusalLimits: { perKey: 30, perAddress: undefined },
+      trustProxy: ['loopback', '10.0.0.0/8', 'fd00::1'],
       corsAllowOrigins: ['https://docs.example.com', 'http://localhost:8081'],
       publicOrigin: 'https://api.example.com',
       metricsPort: 9464,
@@ -108,6 +115,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '0', METRICS_PORT: '0' }).metricsPort).toBe(0);
     expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '0' }).rateLimitPerMinute).toBeUndefined();
     expect(loadConfig({ RATE_LIMIT_WINDOW_SECONDS: '2' }).rateLimitWindowSeconds).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ NODE_ENV: 'production' }).refusalLimits).toEqual({
+      perKey: 300,
+      perAddress: 1_200,
+    });
     expect(loadConfig({ PORT: '', LOG_LEVEL: ' ' }).port).toBe(8080);
     expect(loadConfig({ HOST: '::' }).host).toBe('::');
     expect(loadConfig({ HOST: 'api.internal' }).host).toBe('api.internal');
@@ -121,6 +133,17 @@ describe('loadConfig', () => {
     [{ SHUTDOWN_DRAIN_MS: '10s' }, 'SHUTDOWN_DRAIN_MS must be an integer from 0 to 600000'],
     [{ SHUTDOWN_DRAIN_MS: '600001' }, 'SHUTDOWN_DRAIN_MS must be an integer from 0 to 600000'],
     [{ RATE_LIMIT_PER_MINUTE: '-5' }, 'RATE_LIMIT_PER_MINUTE must be an integer from 0 to 1000000'],
+    [
+      { REFUSALS_PER_MINUTE_PER_KEY: 'many' },
+      'REFUSALS_PER_MINUTE_PER_KEY must be an integer from 0 to 1000000, not "many".',
+    ],
+    [
+      { REFUSALS_PER_MINUTE_PER_ADDRESS: '2000000' },
+      'REFUSALS_PER_MINUTE_PER_ADDRESS must be an integer from 0 to 1000000',
+    ],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY must be a number of proxies (1 to 10), or addresses'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY must be a number of proxies'],
+    [{ TRUST_PROXY: '11' }, 'TRUST_PROXY must be an integer from 1 to 10'],
     [
       { RATE_LIMIT_WINDOW_SECONDS: '0' },
       'RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 60',

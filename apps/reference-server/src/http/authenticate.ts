@@ -15,6 +15,7 @@ import {
   receivedMessage,
 } from './message-signature.js';
 import { HttpProblem, problemKinds } from './problem.js';
+import type { RefusalCounter } from './refusal-limit.js';
 import { diagnoseRefusal } from './signature-diagnosis.js';
 
 /** The institution a request was signed by, for the operations that follow authentication. */
@@ -34,10 +35,11 @@ declare global {
        */
       unclaimedNonce?: NonceClaim;
       /**
-       * Set by {@link authenticate} in the sandbox beside `unclaimedNonce`: the diagnosis of the
-       * request should its nonce turn out to be reused (nonce-claims.ts).
+       * Set by {@link authenticate} beside `unclaimedNonce`: the refusal of the request should its
+       * nonce turn out to be reused (nonce-claims.ts), counted as every refusal is and, in the
+       * sandbox, with its diagnosis.
        */
-      diagnoseReplay?: () => Promise<SignatureDiagnosis | undefined>;
+      refuseReplay?: () => Promise<HttpProblem>;
     }
   }
 }
@@ -67,6 +69,11 @@ export interface AuthenticateOptions {
    * (signature-diagnosis.ts); off by default, as in production.
    */
   diagnose?: boolean;
+  /**
+   * Counts each refusal, before any costly work on it (refusal-limit.ts): over a limit, the `429`
+   * it gives is answered instead of the `401`, with no diagnosis. None: refusals are not limited.
+   */
+  refusals?: RefusalCounter | undefined;
 }
 
 /**
@@ -95,8 +102,13 @@ export interface AuthenticateOptions {
  * With `diagnose` (the sandbox), a refusal for a key pair that is known and usable (neither
  * expired nor revoked) also says why, in the 401's `diagnosis` (spec: `Problem.diagnosis`): a
  * malformed header whose key is such a pair's, a wrong signature, a refused message signature,
- * and (through `res.locals.diagnoseReplay`) a reused nonce. An unknown, expired or revoked key
+ * and (through `res.locals.refuseReplay`) a reused nonce. An unknown, expired or revoked key
  * gets the plain 401, as everything does without `diagnose`.
+ *
+ * With `refusals`, every refusal is counted first, against the client's address and the public
+ * key it presents, known or not (refusal-limit.ts); over a limit it is answered with that `429`
+ * instead, and gets no diagnosis. A request whose signatures verify is never counted there: the
+ * accepted path costs nothing more.
  */
 export function authenticate(
   findCredential: CredentialLookup,
@@ -108,14 +120,37 @@ export function authenticate(
     now = Date.now,
     messageSignatureMaxAgeSeconds = defaultMessageSignatureMaxAgeSeconds,
     diagnose = false,
+    refusals,
   } = options;
   return async (req, res, next) => {
     const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const refuse = (
+    /**
+     * The answer to a refusal: counted first, against the key the request `presented` (known or
+     * not); over a limit, its `429`; else the `401`, with `explain()`'s diagnosis in the sandbox
+     * and `logged` as the public key in the log.
+     */
+    const refusal = async (
       reason: AuthenticationFailure,
-      publicKey?: string,
-      diagnosis?: SignatureDiagnosis,
-    ) => next(unauthenticated(req, reason, publicKey, diagnosis));
+      presented: string | undefined,
+      logged?: string,
+      explain?: () => Promise<SignatureDiagnosis | undefined>,
+    ): Promise<HttpProblem> => {
+      const limited = await refusals?.(req, res, presented);
+      if (limited) {
+        req.log.debug(
+          { reason, publicKey: logged?.slice(0, 100) },
+          'authentication failed, limited',
+        );
+        return limited;
+      }
+      return unauthenticated(req, reason, logged, await explain?.());
+    };
+    const refuse = async (
+      reason: AuthenticationFailure,
+      presented: string | undefined,
+      logged?: string,
+      explain?: () => Promise<SignatureDiagnosis | undefined>,
+    ) => next(await refusal(reason, presented, logged, explain));
     const target = res.locals.target;
     if (!target) throw new Error('authenticate runs after routeOnTarget (http/request-target.ts)');
     const at = now();
@@ -137,18 +172,16 @@ export function authenticate(
         : undefined;
 
     const header = req.get('authorization');
-    if (header === undefined) return refuse('missing-header');
+    if (header === undefined) return refuse('missing-header', undefined);
     const presented = parseAuthorization(header, signature);
     if (!presented) {
-      if (!diagnose) return refuse('malformed-header');
-      // A known key with a signature written otherwise: the sandbox says how it must be written.
       const colon = header.indexOf(':');
       const publicKey = colon > 0 ? header.slice(0, colon) : undefined;
-      const credential = publicKey === undefined ? undefined : await findCredential(publicKey);
-      return refuse(
-        'malformed-header',
-        credential ? publicKey : undefined,
-        publicKey === undefined ? undefined : await diagnosis(publicKey, credential),
+      if (!diagnose || publicKey === undefined) return refuse('malformed-header', publicKey);
+      // A known key with a signature written otherwise: the sandbox says how it must be written.
+      const credential = await findCredential(publicKey);
+      return refuse('malformed-header', publicKey, credential ? publicKey : undefined, () =>
+        diagnosis(publicKey, credential),
       );
     }
     const credential = await findCredential(presented.publicKey);
@@ -159,16 +192,13 @@ export function authenticate(
         : !usable(credential, at)
           ? 'expired-public-key'
           : undefined;
+    const explain = () => diagnosis(presented.publicKey, credential);
     if (!credential || unusable) {
       verifySync(body, presented.signature, 'no-such-institution', signature);
-      return refuse(unusable ?? 'unknown-public-key', presented.publicKey);
+      return refuse(unusable ?? 'unknown-public-key', presented.publicKey, presented.publicKey);
     }
     if (!verifySync(body, presented.signature, credential.secretKey, signature)) {
-      return refuse(
-        'wrong-signature',
-        presented.publicKey,
-        await diagnosis(presented.publicKey, credential),
-      );
+      return refuse('wrong-signature', presented.publicKey, presented.publicKey, explain);
     }
     const { refused, nonce } = checkMessageSignature(receivedMessage(req, target, body), {
       publicKey: presented.publicKey,
@@ -176,14 +206,13 @@ export function authenticate(
       maxAgeSeconds: messageSignatureMaxAgeSeconds,
       now: at,
     });
-    if (refused) {
-      return refuse(refused, presented.publicKey, await diagnosis(presented.publicKey, credential));
-    }
+    if (refused) return refuse(refused, presented.publicKey, presented.publicKey, explain);
     if (nonce) {
       res.locals.unclaimedNonce = nonce;
-      if (diagnose) {
-        res.locals.diagnoseReplay = () => diagnosis(presented.publicKey, credential, true);
-      }
+      res.locals.refuseReplay = () =>
+        refusal('message-signature-replayed', presented.publicKey, presented.publicKey, () =>
+          diagnosis(presented.publicKey, credential, true),
+        );
     }
     res.locals.institution = { id: credential.institutionId, name: credential.institution };
     onAuthenticated?.(presented.publicKey);

@@ -114,6 +114,10 @@ export async function startTestServer(
     shareWith?: TestServer;
     rateLimitPerMinute?: number;
     rateLimitWindowSeconds?: number;
+    /** REFUSALS_PER_MINUTE_PER_KEY and _PER_ADDRESS; none when absent. */
+    refusalLimits?: { perKey?: number; perAddress?: number };
+    /** TRUST_PROXY. */
+    trustProxy?: number | string[];
     corsAllowOrigins?: string[];
     timeouts?: HttpTimeouts;
     metrics?: Metrics;
@@ -149,6 +153,8 @@ export async function startTestServer(
     ...(options.rateLimitWindowSeconds
       ? { rateLimitWindowSeconds: options.rateLimitWindowSeconds }
       : {}),
+    ...(options.refusalLimits ? { refusalLimits: options.refusalLimits } : {}),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     ...(options.corsAllowOrigins ? { corsAllowOrigins: options.corsAllowOrigins } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.now ? { now: options.now } : {}),
