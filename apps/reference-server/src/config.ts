@@ -16,8 +16,22 @@ import { defaultRefusalLimits } from './http/refusal-limit.js';
 import { defaultDataDir, isPostgresUrl, parseDatabaseUrl } from './storage/open-storage.js';
 import type { InstitutionCredential } from './storage/types.js';
 
+/**
+ * Whether NODE_ENV means production: `production` or `prod` in any letter case (`Production`,
+ * `PROD`), so that a value meant as production never leaves the sandbox's diagnosis, its forced
+ * answers and its demo institution on. Any other value, or none, is the sandbox `npm start` gives.
+ */
+export function isProductionNodeEnv(value: string | undefined): boolean {
+  return /^(?:production|prod)$/i.test(value?.trim() ?? '');
+}
+
 /** The server's whole configuration; it comes from the environment only (twelve-factor). */
 export interface Config {
+  /**
+   * NODE_ENV is production ({@link isProductionNodeEnv}): no demo institution, no sandbox
+   * diagnosis or forced answers unless asked for, no RATE_LIMIT_WINDOW_SECONDS.
+   */
+  production: boolean;
   /** PORT: 0–65535, default 8080 (0 picks a free port). */
   port: number;
   /**
@@ -173,7 +187,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   };
 
+  const production = isProductionNodeEnv(read('NODE_ENV'));
   const config: Config = {
+    production,
     port: check(() => parsePort(read('PORT')), 8080),
     host: check(() => parseHost(read('HOST')), '127.0.0.1'),
     databaseUrl: check(() => {
@@ -217,7 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }, undefined),
     rateLimitWindowSeconds: check(() => {
       const value = read('RATE_LIMIT_WINDOW_SECONDS');
-      if (value !== undefined && read('NODE_ENV') === 'production') {
+      if (value !== undefined && production) {
         throw new Error(
           'RATE_LIMIT_WINDOW_SECONDS is for tests: it cannot be set with NODE_ENV=production, where the window is a minute.',
         );
@@ -250,7 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: check(() => parseMetricsPort(read('METRICS_PORT'), read('PORT')), undefined),
     sandboxPrefer: check(() => {
       const value = oneOf('SANDBOX_PREFER', read('SANDBOX_PREFER'), ['1', '0'], 'unset' as const);
-      return value === 'unset' ? read('NODE_ENV') !== 'production' : value === '1';
+      return value === 'unset' ? !production : value === '1';
     }, false),
     sandboxDiagnosis: check(() => {
       const value = oneOf(
@@ -259,9 +275,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ['1', '0'],
         'unset' as const,
       );
-      return value === 'unset' ? read('NODE_ENV') !== 'production' : value === '1';
+      return value === 'unset' ? !production : value === '1';
     }, false),
-    demoInstitution: read('NODE_ENV') !== 'production',
+    demoInstitution: !production,
     encryptionKeys: {},
   };
   try {

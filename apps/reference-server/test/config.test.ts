@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../src/config.js';
 describe('loadConfig', () => {
   test('defaults: port 8080 on 127.0.0.1, embedded database, info, sha256/hex', () => {
     expect(loadConfig({})).toEqual({
+      production: false,
       port: 8080,
       host: '127.0.0.1',
       databaseUrl: undefined,
@@ -25,6 +26,34 @@ describe('loadConfig', () => {
       encryptionKeys: {},
     });
   });
+
+  test.each([
+    ['production', true],
+    ['Production', true],
+    ['PRODUCTION', true],
+    ['prod', true],
+    ['PROD', true],
+    [' Prod ', true],
+    ['development', false],
+    ['test', false],
+    ['staging', false],
+    ['productions', false],
+    ['', false],
+  ])(
+    'NODE_ENV=%j is production: %s (no demo, no diagnosis, no forced answers, no test window)',
+    (nodeEnv, production) => {
+      const config = loadConfig({ NODE_ENV: nodeEnv });
+      expect(config).toMatchObject({
+        production,
+        demoInstitution: !production,
+        sandboxDiagnosis: !production,
+        sandboxPrefer: !production,
+      });
+      const window = () => loadConfig({ NODE_ENV: nodeEnv, RATE_LIMIT_WINDOW_SECONDS: '5' });
+      if (production) expect(window).toThrow('RATE_LIMIT_WINDOW_SECONDS is for tests');
+      else expect(window().rateLimitWindowSeconds).toBe(5);
+    },
+  );
 
   test('the demo institution: under npm start, never with NODE_ENV=production', () => {
     expect(loadConfig({ NODE_ENV: 'development' }).demoInstitution).toBe(true);
@@ -81,6 +110,7 @@ describe('loadConfig', () => {
         CREDENTIALS_ENCRYPTION_KEY_PREVIOUS: previous.toString('base64'),
       }),
     ).toEqual({
+      production: false,
       port: 0,
       host: '0.0.0.0',
       databaseUrl: 'postgres://db.example/users',

@@ -90,10 +90,14 @@ describe('node dist/main.js', () => {
     }
   });
 
-  test('NODE_ENV=production on an empty database: no key pair, one line saying how to issue one, 401', async () => {
+  test.each([
+    'production',
+    'Production',
+    'prod',
+  ])('NODE_ENV=%s on an empty database: no key pair, one line saying how to issue one, 401', async (nodeEnv) => {
     const dir = await mkdtemp(join(tmpdir(), 'reference-server-production-'));
     try {
-      const server = await startBuiltServer({ DATABASE_URL: dir, NODE_ENV: 'production' });
+      const server = await startBuiltServer({ DATABASE_URL: dir, NODE_ENV: nodeEnv });
       try {
         // The banner is written at once, the log lines within the logger's periodic flush.
         await waitFor(() => server.stdout().includes('credentials issue'), {
