@@ -29,6 +29,7 @@ const fixtures: string[] = [];
 const CONFORMANCE = '@institution-api/conformance';
 const FIXTURE_VERSIONS: Record<string, string> = {
   '@institution-api/types': '1.0.0',
+  '@institution-api/runtime': '0.1.0',
   '@institution-api/signing': '0.1.0',
   '@institution-api/client': '0.1.0',
   '@institution-api/cli': '0.1.0',
@@ -65,7 +66,7 @@ function makeFixture({
     'released/openapi.yaml',
     'apps/docs/package.json',
     'apps/reference-server/package.json',
-    ...['types', 'signing', 'client', 'cli', 'conformance', 'mock'].flatMap((name) =>
+    ...['types', 'runtime', 'signing', 'client', 'cli', 'conformance', 'mock'].flatMap((name) =>
       ['package.json', 'README.md', 'CHANGELOG.md'].map((file) => `packages/${name}/${file}`),
     ),
   ];
@@ -292,6 +293,9 @@ describe('npm run release:check', { timeout: 30_000 }, () => {
     expect(json('client').version).toBe('0.1.1');
     expect(json('client').dependencies['@institution-api/types']).toBe('1.1.0');
     expect(json('signing').version).toBe('0.1.0');
+    // the runtime reads the contract's schemas: it follows too, and the types stay the contract alone
+    expect(json('runtime').version).toBe('0.1.1');
+    expect(json('runtime').dependencies['@institution-api/types']).toBe('1.1.0');
     expect(json('conformance').version).toBe('0.1.1');
     expect(json('conformance').dependencies['@institution-api/types']).toBe('1.1.0');
     const changelog = readFileSync(join(root, 'packages', 'types', 'CHANGELOG.md'), 'utf8');

@@ -13,6 +13,7 @@ export const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '
 /** The packages that are published to the registry; every other workspace stays private. */
 export const PUBLISHABLE = [
   '@institution-api/types',
+  '@institution-api/runtime',
   '@institution-api/signing',
   '@institution-api/client',
   '@institution-api/cli',

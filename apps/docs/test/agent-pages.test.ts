@@ -8,9 +8,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { requestExamples, toJsonSchema } from '@institution-api/runtime/spec';
 import { verifyMessageSignatureSync, verifySync } from '@institution-api/signing/node';
 import type { OpenApiDocument } from '@institution-api/types';
-import { requestExamples, toJsonSchema } from '@institution-api/types/spec';
 import { describe, expect, it } from 'vitest';
 import {
   agentPages,

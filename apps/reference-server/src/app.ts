@@ -1,6 +1,6 @@
+import { createSpecSchemas, createUserInputErrors } from '@institution-api/runtime/spec-ajv';
 import type { SignatureOptions } from '@institution-api/signing';
 import { openapiDocument } from '@institution-api/types';
-import { createSpecSchemas, createUserInputErrors } from '@institution-api/types/spec-ajv';
 import compression from 'compression';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';

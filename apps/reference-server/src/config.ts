@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
+import { defaultShutdownDrainMs, parseShutdownDrainMs } from '@institution-api/runtime/server-stop';
 import type { SignatureAlgorithm, SignatureEncoding } from '@institution-api/signing';
-import { defaultShutdownDrainMs, parseShutdownDrainMs } from '@institution-api/types/server-stop';
 import type { Level } from 'pino';
 import {
   type EncryptionKey,

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { type Drainable, drainable } from '@institution-api/types/server-stop';
+import { type Drainable, drainable } from '@institution-api/runtime/server-stop';
 import type { Logger } from 'pino';
 import { flushLogs } from './logger.js';
 import type { Storage } from './storage/types.js';
@@ -52,7 +52,7 @@ export function handleStopSignals(options: {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   let stopSignalAt: number | undefined;
   let storage: Storage | undefined;
-  // The API's listener, drained as the mock server drains (@institution-api/types/server-stop).
+  // The API's listener, drained as the mock server drains (@institution-api/runtime/server-stop).
   let api: Drainable | undefined;
   let metricsServer: Server | undefined;
 

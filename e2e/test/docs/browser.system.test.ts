@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { pathToFileURL, fileURLToPath as toPath } from 'node:url';
+import { componentName } from '@institution-api/runtime/spec';
 import { launchChromium } from '@institution-api/test-support/chromium';
 import {
   type RunningServer,
@@ -28,7 +29,6 @@ import {
   shownText,
   type WatchedPage,
 } from '@institution-api/test-support/watched-page';
-import { componentName } from '@institution-api/types/spec';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportedFile } from '../workspaces.js';

@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createRequestSigning } from '@institution-api/client';
-import { stopRequested } from '@institution-api/types/server-stop';
+import { stopRequested } from '@institution-api/runtime/server-stop';
 import { type CliIo, DEFAULT_API_URL, EXIT, SIGNING_HELP } from './cli-io.js';
 import {
   flagValue,

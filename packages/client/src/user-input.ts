@@ -6,13 +6,14 @@
  *
  * @module
  */
-import type { UserInput } from '@institution-api/types';
+
 import {
   type DetailField,
   dateOf,
   userDetailsModel,
   withDefaults,
-} from '@institution-api/types/user-details';
+} from '@institution-api/runtime/user-details';
+import type { UserInput } from '@institution-api/types';
 import type { UserAccount, UserWithIncome } from './user.js';
 
 /** Which answer leaves each field out (`monthlyIncome`: create), for the message that names it. */
@@ -29,7 +30,7 @@ const notCarriedBy = new Map(
  * The {@link UserInput} that describes `user` as it is, so that
  * `updateUser(user.id, { ...toUserInput(user), firstName: 'Efua' })` changes one field and
  * keeps the others. Its fields are `UserInput`'s, read from the spec
- * (`@institution-api/types/user-details`), so a field the spec adds is carried over with no
+ * (`@institution-api/runtime/user-details`), so a field the spec adds is carried over with no
  * change here, and read-change-update never drops it:
  *
  * - every field of `UserInput` is taken from the user's key of the same name, in the schema's

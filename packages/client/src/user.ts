@@ -7,13 +7,14 @@
  *
  * @module
  */
-import type { AccountUpdated, Kyc, UserCreated, UserUpdated } from '@institution-api/types';
+
 import {
   type CanonicalKey,
   canonicalKeys,
   userDetailsModel,
   withDefaults,
-} from '@institution-api/types/user-details';
+} from '@institution-api/runtime/user-details';
+import type { AccountUpdated, Kyc, UserCreated, UserUpdated } from '@institution-api/types';
 
 /**
  * The payout account in one camelCase shape (the update answer's key names, spec:
@@ -57,7 +58,7 @@ const userKeys = canonicalKeys(userDetailsModel);
 
 /**
  * One canonical {@link User} from a create (`UserCreated`) or an update (`UserUpdated`) answer.
- * Its keys are those the spec's two answer schemas list (`@institution-api/types/user-details`),
+ * Its keys are those the spec's two answer schemas list (`@institution-api/runtime/user-details`),
  * so a field the spec adds is read with no change here. Each difference is detected per key rather
  * than by guessing the shape once, so an answer that mixes the two (say, a future create that
  * adopts camelCase account keys) still reads correctly. A key the answer leaves out reads as the

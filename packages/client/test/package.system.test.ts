@@ -43,12 +43,16 @@ const packages = join(repository, 'packages');
 const consumerSources = fileURLToPath(new URL('../consumer/', import.meta.url));
 const released = join(repository, 'released', 'client-consumer.ts');
 const CLIENT = '@institution-api/client';
-const PUBLISHED = ['signing', 'types', 'client', 'cli', 'conformance', 'mock'];
-/** The libraries among them, whose entry point is dist/index.js (the CLI's own test packs it). */
-const LIBRARIES = PUBLISHED.filter((name) => name !== 'cli');
+const PUBLISHED = ['signing', 'types', 'runtime', 'client', 'cli', 'conformance', 'mock'];
+/**
+ * The libraries among them whose entry point is dist/index.js (the CLI's own test packs it; the
+ * runtime has subpath entries only).
+ */
+const LIBRARIES = PUBLISHED.filter((name) => name !== 'cli' && name !== 'runtime');
 /** What installing the client brings: its siblings, openapi-fetch, and nothing of the CLI. */
 const CLIENT_CLOSURE = [
   '@institution-api/client',
+  '@institution-api/runtime',
   '@institution-api/signing',
   '@institution-api/types',
   'openapi-fetch',
@@ -60,6 +64,7 @@ const BUILT = [
   'types/dist/index.js',
   'types/openapi.json',
   'types/openapi.yaml',
+  'runtime/dist/user-details.js',
   'client/dist/index.js',
   'conformance/dist/cli.js',
   'mock/dist/index.js',

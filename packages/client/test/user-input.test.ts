@@ -1,4 +1,4 @@
-import { userDetailsModel, withDefaults } from '@institution-api/types/user-details';
+import { userDetailsModel, withDefaults } from '@institution-api/runtime/user-details';
 import { describe, expect, it } from 'vitest';
 import { normalizeUser, type User } from '../src/user.js';
 import { toUserInput } from '../src/user-input.js';

@@ -24,6 +24,7 @@ export const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url
 const builtWorkspaces = [
   ['openapi', '@institution-api/openapi'],
   ['packages/types', '@institution-api/types'],
+  ['packages/runtime', '@institution-api/runtime'],
   ['packages/client', '@institution-api/client'],
   ['packages/cli', '@institution-api/cli'],
   ['packages/conformance', '@institution-api/conformance'],

@@ -7,8 +7,8 @@
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { requestExamples } from '@institution-api/runtime/spec';
 import type { UserCreated, UserInput, UserUpdated } from '@institution-api/types';
-import { requestExamples } from '@institution-api/types/spec';
 
 /** The bundled spec, as the spec's workspace publishes it to the others. */
 const openapiDocument = JSON.parse(

@@ -28,7 +28,7 @@ export const openapiDocument: OpenApiDocument = ${json.trim()};
 `,
 );
 
-// The component schemas alone, without their prose, for `@institution-api/types/user-details`:
+// The component schemas alone, without their prose, for `@institution-api/runtime/user-details`:
 // what a user's details are is read from them at run time, without loading the whole document
 // (its texts and code samples) into every client.
 const prose = new Set(['description', 'title', 'examples', 'example', '$comment']);

@@ -1,7 +1,7 @@
 /**
  * Whether an answer is what the spec documents for its status: the media type, JSON, and the
  * body against the status's component schema, with validators compiled at build time from the
- * shared set-up of `@institution-api/types/spec-ajv` (so "valid" means what the server means).
+ * shared set-up of `@institution-api/runtime/spec-ajv` (so "valid" means what the server means).
  *
  * @module
  */

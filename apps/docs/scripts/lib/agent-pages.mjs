@@ -9,13 +9,7 @@
  *
  * @module
  */
-import {
-  DEFAULT_SIGNATURE_LABEL,
-  formatAuthorization,
-  signatureBaseFor,
-  signMessageSync,
-  signSync,
-} from '@institution-api/signing/node';
+
 import {
   componentName,
   contentOf,
@@ -24,7 +18,14 @@ import {
   operationsOf,
   parametersOf,
   toJsonSchema,
-} from '@institution-api/types/spec';
+} from '@institution-api/runtime/spec';
+import {
+  DEFAULT_SIGNATURE_LABEL,
+  formatAuthorization,
+  signatureBaseFor,
+  signMessageSync,
+  signSync,
+} from '@institution-api/signing/node';
 
 /**
  * @typedef {Record<string, any>} Json
@@ -75,7 +76,7 @@ export function agentPages(document) {
 /**
  * The operations that have an `operationId`, which names their page.
  *
- * @typedef {import('@institution-api/types/spec').SpecOperation & { operationId: string; operation: Json }} Operation
+ * @typedef {import('@institution-api/runtime/spec').SpecOperation & { operationId: string; operation: Json }} Operation
  * @param {OpenApiDocument} document
  * @returns {Operation[]}
  */

@@ -3,7 +3,7 @@
  * `<style>` and one `<script>`, bundled and minified by esbuild (pinned). Two modules are made
  * here from the bundled spec the page shows: the operations (`virtual:console-spec`) and the
  * validators of their answers (`virtual:spec-validators`), Ajv standalone code from
- * `createSpecSchemas` of `@institution-api/types/spec-ajv`, the set-up the server validates with.
+ * `createSpecSchemas` of `@institution-api/runtime/spec-ajv`, the set-up the server validates with.
  * The page thus runs no `eval`, and "valid" in the console means what it means to the server.
  *
  * The console may add at most {@link CONSOLE_BUDGET_GZIP_BYTES} gzipped to the page; the build
@@ -13,7 +13,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { createSpecSchemas } from '@institution-api/types/spec-ajv';
+import { createSpecSchemas } from '@institution-api/runtime/spec-ajv';
 import { build } from 'esbuild';
 import { consoleSpec, responseSchemas } from './console-spec.mjs';
 

@@ -13,7 +13,7 @@ import {
   dereference,
   mediaExamples,
   operationsOf,
-} from '@institution-api/types/spec';
+} from '@institution-api/runtime/spec';
 
 /**
  * @typedef {import('../../console/src/spec-types.js').ConsoleSpec} ConsoleSpec

@@ -3,7 +3,7 @@
  * compiled from (`createSpecSchemas`), over the operations the build takes out of the spec.
  */
 import { readFileSync } from 'node:fs';
-import { createSpecSchemas } from '@institution-api/types/spec-ajv';
+import { createSpecSchemas } from '@institution-api/runtime/spec-ajv';
 import { describe, expect, it } from 'vitest';
 import { checkResponse, describeError, type Validator } from '../../console/src/response-check.js';
 import { consoleSpec, responseSchemas } from '../../scripts/lib/console-spec.mjs';

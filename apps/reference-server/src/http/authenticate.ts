@@ -1,10 +1,10 @@
+import { unauthorizedDetail } from '@institution-api/runtime/http';
 import {
   parseAuthorization,
   type SignatureDiagnosis,
   type SignatureOptions,
   verifySync,
 } from '@institution-api/signing/node';
-import { unauthorizedDetail } from '@institution-api/types/http';
 import type { Request, RequestHandler } from 'express';
 import type { CredentialLookup } from '../credentials/credential-cache.js';
 import type { FoundCredential, NonceClaim } from '../storage/types.js';

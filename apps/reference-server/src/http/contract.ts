@@ -1,7 +1,7 @@
 import { parse as legacyUrlParse } from 'node:url';
+import { parameterError } from '@institution-api/runtime/http';
+import { specFormats } from '@institution-api/runtime/spec-ajv';
 import type { FieldError, OpenApiDocument } from '@institution-api/types';
-import { parameterError } from '@institution-api/types/http';
-import { specFormats } from '@institution-api/types/spec-ajv';
 import type { Request, RequestHandler } from 'express';
 import {
   middleware as openApiValidator,

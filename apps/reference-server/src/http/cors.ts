@@ -1,5 +1,5 @@
+import { contractHeaderFields } from '@institution-api/runtime/http';
 import { openapiDocument } from '@institution-api/types';
-import { contractHeaderFields } from '@institution-api/types/http';
 import type { RequestHandler } from 'express';
 
 const fields = contractHeaderFields(openapiDocument);

@@ -1,4 +1,4 @@
-import { isUtf8Json, mayHoldRefusedContent, refusedContent } from '@institution-api/types/http';
+import { isUtf8Json, mayHoldRefusedContent, refusedContent } from '@institution-api/runtime/http';
 import type { RequestHandler } from 'express';
 import { HttpProblem, problemKinds, validationProblem } from './problem.js';
 
@@ -18,7 +18,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  *   → 400 naming the field: it has no UTF-8 form, so the database would store U+FFFD instead, and
  *   every string must round-trip byte for byte (spec Assumptions, "Text").
  * Shapes (a top-level array, a missing field) are left to validation against the spec. The checks
- * are `@institution-api/types/http`'s, which the mock refuses bodies with too.
+ * are `@institution-api/runtime/http`'s, which the mock refuses bodies with too.
  */
 export function parseJsonBody(): RequestHandler {
   return (req, _res, next) => {

@@ -1,14 +1,14 @@
-import type { FieldError, SignatureDiagnosis } from '@institution-api/types';
 import {
   type ProblemKind,
   problemDocument,
   problemKinds,
   problemMediaType,
-} from '@institution-api/types/http';
+} from '@institution-api/runtime/http';
+import type { FieldError, SignatureDiagnosis } from '@institution-api/types';
 import type { Request, Response } from 'express';
 
 /**
- * The kinds of problem and the problem document are `@institution-api/types/http`'s, which the
+ * The kinds of problem and the problem document are `@institution-api/runtime/http`'s, which the
  * mock (`@institution-api/mock`) answers with too: type URN, status and title exactly as in the
  * table of the spec's `Problem` schema.
  */
@@ -18,7 +18,7 @@ export {
   problemDocument,
   problemKinds,
   problemMediaType,
-} from '@institution-api/types/http';
+} from '@institution-api/runtime/http';
 
 /**
  * An error that already knows the problem it answers with. Middleware throws (or passes to

@@ -1,4 +1,4 @@
-import { maxBodyBytes } from '@institution-api/types/http';
+import { maxBodyBytes } from '@institution-api/runtime/http';
 import express, { type RequestHandler } from 'express';
 
 /** The largest accepted request body (spec: "Assumptions", "Field bounds": 64 KiB, `413` above it). */

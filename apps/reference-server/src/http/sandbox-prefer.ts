@@ -1,5 +1,5 @@
+import { forcedAnswer, parsePrefer } from '@institution-api/runtime/http';
 import type { OpenApiDocument } from '@institution-api/types';
-import { forcedAnswer, parsePrefer } from '@institution-api/types/http';
 import type { Request, RequestHandler } from 'express';
 import { validationProblem } from './problem.js';
 
@@ -8,7 +8,7 @@ import { validationProblem } from './problem.js';
  * parameter of each operation): `Prefer: code=409` answers the operation's documented `409` with
  * its example body and the example values of its documented headers (`Retry-After`,
  * `RateLimit`…), as the mock (`@institution-api/mock`) does, through the same
- * `@institution-api/types/http` `forcedAnswer`. Placed after authentication (and the rate limit),
+ * `@institution-api/runtime/http` `forcedAnswer`. Placed after authentication (and the rate limit),
  * so only a request whose signature verified gets one, and before the body is parsed, so any
  * body can ask for any answer. A code the operation does not document is a `400` naming the
  * header. Nothing is written.

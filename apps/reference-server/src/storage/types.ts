@@ -18,7 +18,7 @@ export type MobileNetwork = Schemas['MobileNetwork'];
  * The one payout account a user may have: its fields as the request names them (spec: the
  * properties of `UserInput`'s variants), normalized, each absent one null (a MOMO account's
  * `bankName`, a field the spec added since it was stored). Its type and number make it the same
- * account (`@institution-api/types/rules`, `sameAccount`); a MOMO account number is the wallet's
+ * account (`@institution-api/runtime/rules`, `sameAccount`); a MOMO account number is the wallet's
  * mobile number, '+233…' (spec: Assumptions, "MOMO accounts").
  */
 export type AccountDetails = {

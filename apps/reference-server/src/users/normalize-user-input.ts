@@ -1,10 +1,10 @@
+import { accountOf, storedDetails, withoutAccount } from '@institution-api/runtime/rules';
 import type { UserInput } from '@institution-api/types';
-import { accountOf, storedDetails, withoutAccount } from '@institution-api/types/rules';
 import type { AccountDetails, UserDetails } from '../storage/types.js';
 
 /**
  * The validated request body (spec: `UserInput`) as the complete details storage keeps, by the
- * one rule book (`@institution-api/types/rules`, `storedDetails`): every field of the request,
+ * one rule book (`@institution-api/runtime/rules`, `storedDetails`): every field of the request,
  * each optional one that is absent given its absent value (spec: Assumptions, "Absent fields"),
  * because update replaces a user's details (spec: updateUser); the numbers normalized, a MOMO
  * account number as a mobile number (spec: Assumptions, "MOMO accounts"). The account's fields,

@@ -1,7 +1,7 @@
 import type { StoredAccount, StoredUser } from '../storage/types.js';
 
 /**
- * A stored user as `answerOf` (`@institution-api/types/user-details`) takes it: its details in
+ * A stored user as `answerOf` (`@institution-api/runtime/user-details`) takes it: its details in
  * the request's shape, the account's fields among them, and the values of the service's own (its
  * id, documents and creation time; the account's id and creation time, or null for no account).
  */

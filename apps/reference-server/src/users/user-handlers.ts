@@ -1,5 +1,5 @@
+import { type ProblemWording, semanticProblems } from '@institution-api/runtime/http';
 import type { UserInput } from '@institution-api/types';
-import { type ProblemWording, semanticProblems } from '@institution-api/types/http';
 import type { RequestHandler } from 'express';
 import type { CallingInstitution } from '../http/authenticate.js';
 import { writeClaimingNonce } from '../http/nonce-claims.js';

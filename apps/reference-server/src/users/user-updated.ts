@@ -1,5 +1,5 @@
+import { answerOf, userDetailsModel } from '@institution-api/runtime/user-details';
 import type { UserUpdated } from '@institution-api/types';
-import { answerOf, userDetailsModel } from '@institution-api/types/user-details';
 import type { StoredUser } from '../storage/types.js';
 import { answerParts } from './user-answer.js';
 

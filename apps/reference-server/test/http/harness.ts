@@ -1,5 +1,6 @@
 import { type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createSpecSchemas } from '@institution-api/runtime/spec-ajv';
 import type { SignatureOptions } from '@institution-api/signing/node';
 import {
   type KeyPair,
@@ -8,7 +9,6 @@ import {
 } from '@institution-api/test-support/signed-request';
 import { distinctUserBody } from '@institution-api/test-support/user-bodies';
 import { openapiDocument, type UserInput } from '@institution-api/types';
-import { createSpecSchemas } from '@institution-api/types/spec-ajv';
 import { createApp } from '../../src/app.js';
 import { generateCredential } from '../../src/credentials/generate-credential.js';
 import { createHttpServer, type HttpTimeouts } from '../../src/http/http-server.js';

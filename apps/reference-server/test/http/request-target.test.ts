@@ -1,5 +1,5 @@
+import { unauthorizedDetail } from '@institution-api/runtime/http';
 import { type RawRequest, sendRaw } from '@institution-api/test-support/raw-request';
-import { unauthorizedDetail } from '@institution-api/types/http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateCredential } from '../../src/credentials/generate-credential.js';
 import type { InstitutionCredential } from '../../src/storage/types.js';

@@ -1,6 +1,6 @@
+import { createSpecSchemas } from '@institution-api/runtime/spec-ajv';
 import { distinctUserBody } from '@institution-api/test-support/user-bodies';
 import { openapiDocument } from '@institution-api/types';
-import { createSpecSchemas } from '@institution-api/types/spec-ajv';
 import { expect, test } from 'vitest';
 import { type Dialect, loadMigrations, migrationsDir } from '../../src/storage/migrations.js';
 import type { Storage } from '../../src/storage/types.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { type Recognition, recognize, sameAccount } from '@institution-api/runtime/rules';
 import { waitFor } from '@institution-api/test-support/wait-for';
-import { type Recognition, recognize, sameAccount } from '@institution-api/types/rules';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import {
   type CredentialKeyring,

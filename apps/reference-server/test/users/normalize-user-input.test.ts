@@ -1,7 +1,7 @@
+import { normalizedCard, normalizedMobile } from '@institution-api/runtime/rules';
+import { userDetailsModel } from '@institution-api/runtime/user-details';
 import { userBody, userBodyExamples } from '@institution-api/test-support/user-bodies';
 import type { UserInput } from '@institution-api/types';
-import { normalizedCard, normalizedMobile } from '@institution-api/types/rules';
-import { userDetailsModel } from '@institution-api/types/user-details';
 import { describe, expect, test } from 'vitest';
 import { normalizeUserInput } from '../../src/users/normalize-user-input.js';
 

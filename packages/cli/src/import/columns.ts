@@ -1,12 +1,12 @@
 /**
  * CSV columns as request fields (spec Assumptions, "Bulk import"; docs/import.md "Input"): a column is a field of the spec's
  * `UserInput`, with a dot for nesting (`kyc.occupation`), and each cell becomes the type the
- * field's schema asks for. The fields are the details model's (`@institution-api/types/user-details`),
+ * field's schema asks for. The fields are the details model's (`@institution-api/runtime/user-details`),
  * read from the spec, so a field added to the contract, of the account too, is a column at once.
  *
  * @module
  */
-import type { DetailField } from '@institution-api/types/user-details';
+import type { DetailField } from '@institution-api/runtime/user-details';
 
 /** What a cell becomes: the JSON type the field's schema takes. */
 export type CellType = 'string' | 'number' | 'boolean';

@@ -1,18 +1,19 @@
 /**
  * Every row checked before it is sent (docs/import.md "Every row checked before it is sent"): against the spec's `UserInput` with the Ajv
- * set-up of `@institution-api/types/spec-ajv`, the one the reference server validates with, and
+ * set-up of `@institution-api/runtime/spec-ajv`, the one the reference server validates with, and
  * its errors phrased as the server phrases them in a `400` (field and rule, e.g. "network is
  * required when accountType is MOMO"). Loaded by the import only: the library never imports Ajv.
  *
  * @module
  */
-import { type FieldError, openapiDocument, type Problem } from '@institution-api/types';
+
 import {
   createSpecSchemas,
   createUserInputErrors,
   fieldErrors,
-} from '@institution-api/types/spec-ajv';
-import { userDetailsModel } from '@institution-api/types/user-details';
+} from '@institution-api/runtime/spec-ajv';
+import { userDetailsModel } from '@institution-api/runtime/user-details';
+import { type FieldError, openapiDocument, type Problem } from '@institution-api/types';
 import type { Column } from './columns.js';
 import { planColumns } from './columns.js';
 

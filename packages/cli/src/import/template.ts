@@ -5,9 +5,10 @@
  *
  * @module
  */
+
+import { requestExamples } from '@institution-api/runtime/spec';
+import { deriveUserDetailsModel } from '@institution-api/runtime/user-details';
 import type { OpenApiDocument } from '@institution-api/types';
-import { requestExamples } from '@institution-api/types/spec';
-import { deriveUserDetailsModel } from '@institution-api/types/user-details';
 import { allColumns } from './columns.js';
 
 type Schema = Record<string, unknown>;

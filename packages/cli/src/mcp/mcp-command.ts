@@ -12,8 +12,8 @@
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createUsersClient } from '@institution-api/client';
+import { parseShutdownDrainMs, stopRequested } from '@institution-api/runtime/server-stop';
 import { openapiDocument } from '@institution-api/types';
-import { parseShutdownDrainMs, stopRequested } from '@institution-api/types/server-stop';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type CliIo, DEFAULT_API_URL, EXIT, SIGNING_HELP } from '../cli-io.js';
 import {

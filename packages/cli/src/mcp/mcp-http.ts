@@ -11,13 +11,13 @@
  * the server's own messages, which this server never sends) and `DELETE` (ending a session,
  * which it has none of) answer `405`, as the transport allows. It stops as the toolkit's servers
  * do: no new connection, the requests in flight finished within the drain, the rest cut
- * (`@institution-api/types/server-stop`).
+ * (`@institution-api/runtime/server-stop`).
  *
  * @module
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { drainable } from '@institution-api/types/server-stop';
+import { drainable } from '@institution-api/runtime/server-stop';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type Addressed, type AddressedRequest, addresseeCheck } from '../request-addressee.js';

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { OpenApiDocument } from '@institution-api/types';
+
 import {
   contentOf,
   dereference,
@@ -23,8 +23,9 @@ import {
   parametersOf,
   type SpecOperation,
   toJsonSchema,
-} from '@institution-api/types/spec';
-import { canonicalKeys, deriveUserDetailsModel } from '@institution-api/types/user-details';
+} from '@institution-api/runtime/spec';
+import { canonicalKeys, deriveUserDetailsModel } from '@institution-api/runtime/user-details';
+import type { OpenApiDocument } from '@institution-api/types';
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 
 type Schema = Record<string, unknown>;

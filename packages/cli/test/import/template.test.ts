@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { userDetailsModel } from '@institution-api/runtime/user-details';
 import { specExample } from '@institution-api/test-support/user-bodies';
 import { openapiDocument } from '@institution-api/types';
-import { userDetailsModel } from '@institution-api/types/user-details';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { planColumns } from '../../src/import/columns.js';

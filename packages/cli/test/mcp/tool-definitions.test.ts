@@ -5,6 +5,7 @@
  */
 
 import { normalizeUser } from '@institution-api/client';
+import { toJsonSchema } from '@institution-api/runtime/spec';
 import {
   userAddedExample,
   userCreatedExample,
@@ -16,7 +17,6 @@ import {
   type UserCreated,
   type UserUpdated,
 } from '@institution-api/types';
-import { toJsonSchema } from '@institution-api/types/spec';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describe, expect, it } from 'vitest';
 import { deriveOperationTools } from '../../src/mcp/tool-definitions.js';

@@ -1,4 +1,4 @@
-import { resolveLocalRef } from '@institution-api/types/spec';
+import { resolveLocalRef } from '@institution-api/runtime/spec';
 import { isObject, type JsonSchema } from '../spec/json-schema.js';
 import { UnsupportedSchemaError } from './unsupported-schema.js';
 

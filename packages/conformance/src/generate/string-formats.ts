@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 /**
  * What the generator knows of one string `format` (JSON Schema 2020-12 §7.3, with the
- * spec's narrowing of `date` in `@institution-api/types/spec-ajv`): how to make valid values,
+ * spec's narrowing of `date` in `@institution-api/runtime/spec-ajv`): how to make valid values,
  * a valid value of a given length (for the length bounds), values that break it, and the valid
  * values at its own edges. Test data stays in documented ranges: e-mail addresses and URLs use
  * the example domains of RFC 2606.

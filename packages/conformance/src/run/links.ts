@@ -1,4 +1,4 @@
-import { resolveLocalRef } from '@institution-api/types/spec';
+import { resolveLocalRef } from '@institution-api/runtime/spec';
 import { type Contract, isJsonMediaType, type Operation } from '../spec/contract.js';
 import { isObject } from '../spec/json-schema.js';
 

@@ -6,7 +6,7 @@
  *
  * What a create or an update must do (existing users, unique email, institution scope, update
  * replaces, normalized numbers) is not here but in the one model of the semantics,
- * `@institution-api/types/model`, which the mock answers with too. Here are the generators'
+ * `@institution-api/runtime/model`, which the mock answers with too. Here are the generators'
  * helpers that know which fields carry that meaning, and how answers are read and compared:
  *
  * - **Existing users** are recognized by their Ghana Card number in normalized form; another
@@ -18,7 +18,7 @@
  * - **Update replaces**: an optional field absent from an update is cleared (Assumptions).
  * - **Absent fields** and **details follow the spec**: what a field absent from a request is,
  *   and where each answer carries each field, are read from the spec's schemas (its `UserInput`,
- *   `UserCreated` and `UserUpdated`, through `@institution-api/types/user-details`), never listed
+ *   `UserCreated` and `UserUpdated`, through `@institution-api/runtime/user-details`), never listed
  *   here; a field the spec adds is modelled with no change (Assumptions).
  * - **Text**: strings are stored byte for byte; U+0000 and lone surrogates are refused
  *   (Assumptions, "Text", "Field bounds"), so valid text never contains them.
@@ -27,26 +27,26 @@
  */
 import { randomInt } from 'node:crypto';
 import { normalizeUser, type User } from '@institution-api/client';
-import type { UserInput } from '@institution-api/types';
 import {
   normalizedCard,
   normalizedMobile,
   storedDetails as stored,
-} from '@institution-api/types/model';
+} from '@institution-api/runtime/model';
 import {
   type AnswerKey,
   type AnswerShape,
   dateOf,
   type UserDetailsModel,
   userDetailsModel,
-} from '@institution-api/types/user-details';
+} from '@institution-api/runtime/user-details';
+import type { UserInput } from '@institution-api/types';
 import fc from 'fast-check';
 
 /**
  * How the service normalizes the numbers it stores: the one model of its semantics, which the
- * mock answers with too (`@institution-api/types/model`).
+ * mock answers with too (`@institution-api/runtime/model`).
  */
-export { normalizedCard, normalizedMobile } from '@institution-api/types/model';
+export { normalizedCard, normalizedMobile } from '@institution-api/runtime/model';
 
 /** The request field that recognizes a person (Assumptions, "Existing users"). */
 export const CARD_FIELD = 'ghanaCardNumber';

@@ -1,6 +1,6 @@
+import { dereference } from '@institution-api/runtime/spec';
+import { createSpecSchemas, type SpecSchemas } from '@institution-api/runtime/spec-ajv';
 import type { OpenApiDocument } from '@institution-api/types';
-import { dereference } from '@institution-api/types/spec';
-import { createSpecSchemas, type SpecSchemas } from '@institution-api/types/spec-ajv';
 import type { ValidateFunction } from 'ajv';
 import { isObject, type JsonSchema } from './json-schema.js';
 
@@ -39,7 +39,7 @@ export interface Operation {
 export interface Contract {
   document: OpenApiDocument;
   operations: Operation[];
-  /** The shared Ajv set-up of `@institution-api/types/spec-ajv` over this document. */
+  /** The shared Ajv set-up of `@institution-api/runtime/spec-ajv` over this document. */
   schemas: SpecSchemas;
   /** A compiled validator of any schema of the document, cached by identity. */
   validator(schema: JsonSchema): ValidateFunction;

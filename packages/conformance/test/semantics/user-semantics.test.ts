@@ -1,4 +1,4 @@
-import { deriveUserDetailsModel } from '@institution-api/types/user-details';
+import { deriveUserDetailsModel } from '@institution-api/runtime/user-details';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { schemaArbitrary } from '../../src/generate/schema-arbitrary.js';

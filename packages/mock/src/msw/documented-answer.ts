@@ -5,8 +5,9 @@
  *
  * @module
  */
+
+import { contentOf, isObject, operationById } from '@institution-api/runtime/spec';
 import { openapiDocument, type operations } from '@institution-api/types';
-import { contentOf, isObject, operationById } from '@institution-api/types/spec';
 
 /** The operations of the spec, by `operationId`. */
 export type OperationId = keyof operations;

@@ -60,7 +60,7 @@ export interface MockHandlers {
 
 /**
  * MSW handlers for both operations of the spec at `baseUrl`, stateful and in memory, with the
- * service's semantics (the one model, `@institution-api/types/model`), its signature checks, its
+ * service's semantics (the one model, `@institution-api/runtime/model`), its signature checks, its
  * request validation and its problems, and `Prefer: code=NNN` to force a documented answer.
  * Every other path under `baseUrl` answers as the service does (`404`, `405`).
  */

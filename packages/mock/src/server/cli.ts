@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { parseShutdownDrainMs, stopRequested } from '@institution-api/types/server-stop';
+import { parseShutdownDrainMs, stopRequested } from '@institution-api/runtime/server-stop';
 import { type MockInstitution, parseInstitutions } from '../service/institutions.js';
 import { startMockServer } from './mock-server.js';
 

@@ -7,9 +7,9 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { maxBodyBytes, problemKinds } from '@institution-api/runtime/http';
+import { defaultShutdownDrainMs, drainable } from '@institution-api/runtime/server-stop';
 import { routedTarget, type TargetUri } from '@institution-api/signing';
-import { maxBodyBytes, problemKinds } from '@institution-api/types/http';
-import { defaultShutdownDrainMs, drainable } from '@institution-api/types/server-stop';
 import { problemAnswer } from '../service/answers.js';
 import {
   createMockService,

@@ -4,15 +4,16 @@
  *
  * @module
  */
+
+import { type ProblemKind, problemDocument, problemMediaType } from '@institution-api/runtime/http';
+import type { ModelUser } from '@institution-api/runtime/model';
+import { answerOf, type UserDetailsModel } from '@institution-api/runtime/user-details';
 import type {
   FieldError,
   SignatureDiagnosis,
   UserCreated,
   UserUpdated,
 } from '@institution-api/types';
-import { type ProblemKind, problemDocument, problemMediaType } from '@institution-api/types/http';
-import type { ModelUser } from '@institution-api/types/model';
-import { answerOf, type UserDetailsModel } from '@institution-api/types/user-details';
 
 /** A JSON answer, `application/json; charset=utf-8` as Express sends it. */
 export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}) {

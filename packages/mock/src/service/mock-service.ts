@@ -4,8 +4,7 @@
  *
  * @module
  */
-import type { TargetUri } from '@institution-api/signing';
-import { type OpenApiDocument, openapiDocument, type UserInput } from '@institution-api/types';
+
 import {
   forcedAnswer,
   isUtf8Json,
@@ -16,17 +15,19 @@ import {
   refusedContent,
   semanticProblems,
   unauthorizedDetail,
-} from '@institution-api/types/http';
+} from '@institution-api/runtime/http';
 import {
   type CreateOutcome,
   type UpdateOutcome,
   UserDirectory,
-} from '@institution-api/types/model';
+} from '@institution-api/runtime/model';
 import {
   deriveUserDetailsModel,
   type UserDetailsModel,
   userDetailsModel,
-} from '@institution-api/types/user-details';
+} from '@institution-api/runtime/user-details';
+import type { TargetUri } from '@institution-api/signing';
+import { type OpenApiDocument, openapiDocument, type UserInput } from '@institution-api/types';
 import { jsonAnswer, problemAnswer, toUserCreated, toUserUpdated } from './answers.js';
 import { type AuthenticatorOptions, createAuthenticator } from './authenticate.js';
 import type { MockInstitution } from './institutions.js';
@@ -66,7 +67,7 @@ export interface MockService {
   reset(): void;
   /** Compiles the spec's validators now (they are compiled on the first request otherwise). */
   warm(): Promise<void>;
-  /** The users it holds: the one model of the semantics (`@institution-api/types/model`). */
+  /** The users it holds: the one model of the semantics (`@institution-api/runtime/model`). */
   readonly directory: UserDirectory;
 }
 

@@ -5,14 +5,15 @@
  *
  * @module
  */
-import type { OpenApiDocument } from '@institution-api/types';
+
 import {
   componentName,
   contentOf,
   isObject,
   parametersOf,
   operationsOf as specOperations,
-} from '@institution-api/types/spec';
+} from '@institution-api/runtime/spec';
+import type { OpenApiDocument } from '@institution-api/types';
 
 /** One operation of the spec. */
 export interface Operation {

@@ -1,13 +1,14 @@
 /**
  * The validation of a request against the spec, with the field errors the reference server
- * answers: the body through `@institution-api/types/spec-ajv` (the same Ajv over the same spec,
+ * answers: the body through `@institution-api/runtime/spec-ajv` (the same Ajv over the same spec,
  * and the same distillation of the account variants), path parameters and the query as
  * express-openapi-validator reports them there, in the same words (`parameterError`).
  *
  * @module
  */
+
+import { parameterError } from '@institution-api/runtime/http';
 import type { FieldError, OpenApiDocument } from '@institution-api/types';
-import { parameterError } from '@institution-api/types/http';
 import type { ValidateFunction } from 'ajv';
 import type { Operation } from './operations.js';
 
@@ -53,7 +54,7 @@ export function createRequestValidator(document: OpenApiDocument): RequestValida
 async function compile(document: OpenApiDocument) {
   // Ajv and its formats load here, not at import: a server listens before they have loaded.
   const { createSpecSchemas, createUserInputErrors, fieldErrors } = await import(
-    '@institution-api/types/spec-ajv'
+    '@institution-api/runtime/spec-ajv'
   );
   const schemas = createSpecSchemas(document);
   const userInputErrors = createUserInputErrors(schemas);

@@ -1,4 +1,4 @@
-import { type Recognition, recognize } from '@institution-api/types/rules';
+import { type Recognition, recognize } from '@institution-api/runtime/rules';
 import { ExistsWithOtherDetailsError } from '../types.js';
 
 /**

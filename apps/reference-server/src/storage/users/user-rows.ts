@@ -11,7 +11,7 @@ import type {
  * ./types.ts, for both engines. A user row holds the keys that recognize a person in columns
  * (email, mobile number, Ghana Card number) and every other detail in one JSON document,
  * `details`, written and read whole; an account row holds what makes it the same account (its
- * type and number: `sameAccount` of `@institution-api/types/rules`) in columns and every other
+ * type and number: `sameAccount` of `@institution-api/runtime/rules`) in columns and every other
  * field of the account in a document of its own. What the spec's `UserInput` carries, this file
  * does not list (spec: Assumptions, "Details follow the spec"). What the two engines store
  * differently (timestamps, the documents array, the JSON documents) passes through a
@@ -127,7 +127,7 @@ export function accountValues<StoredDocument>(
 /**
  * The conflict clause of an insert into `accounts` (the stored row is `old`): a user has one
  * account, so the insert updates it. The same payout account (type and number unchanged: the rule
- * `sameAccount` of `@institution-api/types/rules`, which the storage tests hold this SQL to) keeps
+ * `sameAccount` of `@institution-api/runtime/rules`, which the storage tests hold this SQL to) keeps
  * its id and creation time with its new details; any other replaces it, with the new id and time
  * of `excluded` (see Storage.updateUser).
  */

@@ -1,13 +1,13 @@
 import type { User } from '@institution-api/client';
-import type { UserInput } from '@institution-api/types';
 import {
   type CreateOutcome,
   type ModelUser,
   outcomeStatus,
   type UpdateOutcome,
   type UserDirectory,
-} from '@institution-api/types/model';
-import type { UserDetailsModel } from '@institution-api/types/user-details';
+} from '@institution-api/runtime/model';
+import type { UserDetailsModel } from '@institution-api/runtime/user-details';
+import type { UserInput } from '@institution-api/types';
 import type fc from 'fast-check';
 import type { CheckId, Outcome } from '../../checks/catalog.js';
 import type { Institution } from '../../http/authorization.js';
@@ -46,7 +46,7 @@ export interface Person {
 }
 
 /**
- * What the model knows: the one model of the service's semantics (`@institution-api/types/model`,
+ * What the model knows: the one model of the service's semantics (`@institution-api/runtime/model`,
  * which the mock answers with), the institutions named `main` and `other`, and the people the
  * sequence created. Each command asks the directory what the service must do, then checks that
  * the service did it.

@@ -1,5 +1,8 @@
-import { UserDirectory } from '@institution-api/types/model';
-import { deriveUserDetailsModel, type UserDetailsModel } from '@institution-api/types/user-details';
+import { UserDirectory } from '@institution-api/runtime/model';
+import {
+  deriveUserDetailsModel,
+  type UserDetailsModel,
+} from '@institution-api/runtime/user-details';
 import fc from 'fast-check';
 import { schemaArbitrary } from '../../generate/schema-arbitrary.js';
 import type { Contract, Operation } from '../../spec/contract.js';
