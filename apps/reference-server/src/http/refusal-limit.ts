@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { RateLimitCount, RateLimitWindow, Storage } from '../storage/types.js';
@@ -21,6 +22,18 @@ export interface RefusalLimits {
 
 /** The defaults: generous for an integrator debugging a signature, a bound for a flood. */
 export const defaultRefusalLimits = { perKey: 300, perAddress: 1_200 } as const;
+
+/**
+ * How the refusals of one public key beyond the first few of a window are slowed: past the
+ * `after`-th refusal of a key in a window, the answer (its `401`, or the `429` once over the key's
+ * limit) waits `ms` before it is sent, and before any diagnosis is made. A client that sends its
+ * next request when it has the answer (every HTTP client, and a flood's loop) is slowed to four
+ * requests a second per connection; waiting costs no CPU, and the few refusals of an integrator
+ * fixing a signature are answered at once. On a machine shared with such a client, that is what
+ * keeps the CPU for everyone else. Refusals counted by address alone (made-up keys, each new, the
+ * cheapest refusals) are not slowed: their limit answers them with a `429` at once.
+ */
+export const refusalSlowdown = { after: 10, ms: 250 } as const;
 
 /**
  * Counts a refused request; resolves to the `429` to answer instead of the `401` when it is over a
@@ -59,6 +72,9 @@ const policies = {
  *   address or key over its limit is remembered in each process until its window ends, costing
  *   no query. A database that cannot count fails the request as unavailable (`503`).
  * - Its log is bounded too: the first `429` of a window is a warning, the others are debug.
+ * - Beyond the first few refusals of a key in a window, each answer waits a little before it is
+ *   sent ({@link refusalSlowdown}), so that a client refused in a loop sends a few requests a
+ *   second, not as many as the machine allows.
  */
 export function refusalCounter(
   storage: Pick<Storage, 'rateLimiter'>,
@@ -98,12 +114,13 @@ export function refusalCounter(
 
   return async (req, res, publicKey) => {
     if (byAddress) {
-      const counted = await byAddress.limiter.consume(clientAddress(req));
-      if (!counted.allowed) return over(res, byAddress, counted, 'from this address');
+      const window = await byAddress.limiter.consume(clientAddress(req));
+      if (!window.allowed) return over(res, byAddress, window, 'from this address');
     }
     if (byKey && publicKey !== undefined) {
-      const counted = await byKey.limiter.consume(keyDigest(publicKey));
-      if (!counted.allowed) return over(res, byKey, counted, 'signed with this public key');
+      const window = await byKey.limiter.consume(keyDigest(publicKey));
+      if (window.counted > refusalSlowdown.after) await delay(refusalSlowdown.ms);
+      if (!window.allowed) return over(res, byKey, window, 'signed with this public key');
     }
     return undefined;
   };

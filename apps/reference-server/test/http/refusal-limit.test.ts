@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { clientAddress } from '../../src/http/refusal-limit.js';
+import { clientAddress, refusalSlowdown } from '../../src/http/refusal-limit.js';
 import { StorageUnavailableError } from '../../src/storage/health/unavailable.js';
 import type { InstitutionCredential, Storage } from '../../src/storage/types.js';
 import {
@@ -128,6 +128,29 @@ describe('refused requests, limited per key (spec Assumptions, "Rate limits")', 
       // A key of 16 KB is counted by its digest, as any other.
       const long = unknownKey(`pk_${'k'.repeat(16_000)}`);
       expect((await server.send('POST', path, long)).status).toBe(401);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('beyond the first 10 refusals of a key in a window, each answer waits a quarter of a second; made-up keys are not slowed', async () => {
+    const server = await limited({ perKey: 1_000, perAddress: 1_000 });
+    try {
+      const timed = async (options: SendOptions) => {
+        const started = performance.now();
+        expect((await server.send('POST', path, options)).status).toBe(401);
+        return performance.now() - started;
+      };
+      const nobody = unknownKey();
+      const took: number[] = [];
+      for (let i = 0; i < 12; i += 1) took.push(await timed(nobody));
+      // A lower bound only: a busy machine may make any of them slower.
+      expect(Math.min(...took.slice(10))).toBeGreaterThanOrEqual(250);
+      expect(refusalSlowdown).toEqual({ after: 10, ms: 250 });
+      // Each of these keys is new: their address's 13th to 20th refusals are not slowed.
+      const made: number[] = [];
+      for (let i = 0; i < 8; i += 1) made.push(await timed(unknownKey()));
+      expect(made.filter((ms) => ms < 250).length).toBeGreaterThan(0);
     } finally {
       await server.close();
     }
