@@ -8,6 +8,7 @@
 import { createHash, createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import type { DiagnosisCrypto } from './diagnosis-crypto.js';
 import { CONTENT_DIGEST_HASH } from './message-signature.js';
+import { verifyMessageSignatureSync } from './message-signature-node.js';
 
 const nodeHash = { 'SHA-256': 'sha256', 'SHA-512': 'sha512' } as const;
 
@@ -24,5 +25,8 @@ export const nodeDiagnosisCrypto: DiagnosisCrypto = {
   },
   async digest(algorithm, bytes) {
     return new Uint8Array(createHash(CONTENT_DIGEST_HASH[algorithm].node).update(bytes).digest());
+  },
+  async verifyMessageSignature(message, options) {
+    return verifyMessageSignatureSync(message, options);
   },
 };

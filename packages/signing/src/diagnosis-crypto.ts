@@ -8,8 +8,14 @@
  *
  * @module
  */
-import type { ContentDigestAlgorithm } from './message-signature.js';
+import type {
+  ContentDigestAlgorithm,
+  MessageSignatureVerdict,
+  ReceivedMessage,
+  VerifyMessageSignatureOptions,
+} from './message-signature.js';
 import { CONTENT_DIGEST_HASH } from './message-signature.js';
+import { verifyMessageSignature } from './message-signature-web.js';
 import { subtle } from './subtle-crypto.js';
 
 /** The hash of an HMAC. */
@@ -27,6 +33,11 @@ export interface DiagnosisCrypto {
   macCheck(key: Uint8Array, hash: MacHash): Promise<MacCheck>;
   /** The digest of `bytes`. */
   digest(algorithm: ContentDigestAlgorithm, bytes: Uint8Array): Promise<Uint8Array>;
+  /** The verdict on a request's RFC 9421 message signature, as a verifier gives it. */
+  verifyMessageSignature(
+    message: ReceivedMessage,
+    options: VerifyMessageSignatureOptions,
+  ): Promise<MessageSignatureVerdict>;
 }
 
 /** {@link DiagnosisCrypto} on Web Crypto (`crypto.subtle.verify` compares in constant time). */
@@ -46,4 +57,5 @@ export const webDiagnosisCrypto: DiagnosisCrypto = {
       await subtle().digest(CONTENT_DIGEST_HASH[algorithm].web, new Uint8Array(bytes)),
     );
   },
+  verifyMessageSignature,
 };

@@ -18,7 +18,7 @@ import { resolveOptions, type SignatureOptions, WEB_CRYPTO_HASH } from './algori
 import { parseAuthorization } from './authorization-header.js';
 import { type BodyVariant, bodyVariants } from './body-variants.js';
 import { type DiagnosisBudget, DiagnosisSpending } from './diagnosis-budget.js';
-import { type DiagnosisCrypto, webDiagnosisCrypto } from './diagnosis-crypto.js';
+import { type DiagnosisCrypto, type MacCheck, webDiagnosisCrypto } from './diagnosis-crypto.js';
 import { bytesToHex, decodeSignature } from './encoding.js';
 import {
   type ContentDigestAlgorithm,
@@ -33,8 +33,6 @@ import {
   type ReceivedMessage,
   signatureBase,
 } from './message-signature.js';
-import { verifyMessageSignature } from './message-signature-web.js';
-import { verify } from './web-crypto.js';
 
 /** The mistakes a diagnosis names (spec: `SignatureDiagnosis.cause`). */
 export type SignatureDiagnosisCause =
@@ -170,8 +168,13 @@ export async function diagnoseSignatureWith(
       body,
     };
   }
-  if (!(await verify(message.body, presented.signature, options.secretKey, resolved))) {
-    return diagnoseAuthorization(message.body, body, presented.signature, options, run);
+  const mac = decodeSignature(presented.signature, resolved) as Uint8Array<ArrayBuffer>;
+  const secret = await crypto.macCheck(
+    utf8.encode(options.secretKey),
+    WEB_CRYPTO_HASH[resolved.algorithm],
+  );
+  if (!(await secret(mac, new Uint8Array(message.body)))) {
+    return diagnoseAuthorization(message.body, body, mac, secret, options, run);
   }
   if (options.only === 'authorization') return undefined;
   return diagnoseMessageSignature(message, body, options, run);
@@ -188,14 +191,13 @@ function signatureForm({ algorithm, encoding }: Required<SignatureOptions>): str
 async function diagnoseAuthorization(
   received: Uint8Array,
   body: BodyFingerprint,
-  presentedSignature: string,
+  mac: Uint8Array<ArrayBuffer>,
+  secret: MacCheck,
   options: DiagnoseSignatureOptions,
   run: DiagnosisRun,
 ): Promise<SignatureDiagnosis> {
   const { crypto, spending } = run;
-  const resolved = resolveOptions(options.signature);
-  const mac = decodeSignature(presentedSignature, resolved) as Uint8Array<ArrayBuffer>;
-  const hash = WEB_CRYPTO_HASH[resolved.algorithm];
+  const hash = WEB_CRYPTO_HASH[resolveOptions(options.signature).algorithm];
   // The misused keys first: three MACs of the bytes received, whatever the body's shape.
   const misused = await misusedKeyOf(options, hash, mac, received, run);
   if (misused) {
@@ -207,7 +209,6 @@ async function diagnoseAuthorization(
       key: misused,
     };
   }
-  const secret = await crypto.macCheck(utf8.encode(options.secretKey), hash);
   const variant = await firstVariant(bodyVariants(received, spending), (bytes) =>
     secret(mac, bytes),
   );
@@ -305,7 +306,7 @@ async function diagnoseMessageSignature(
 ): Promise<SignatureDiagnosis | undefined> {
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const skew = options.maxSkewSeconds ?? DEFAULT_MAX_SKEW_SECONDS;
-  const verdict = await verifyMessageSignature(message, {
+  const verdict = await run.crypto.verifyMessageSignature(message, {
     keyId: options.publicKey,
     secretKey: options.secretKey,
     now,
