@@ -72,8 +72,15 @@ export async function sendConcurrently(
 export interface Flood {
   /** How many answers it has had so far. */
   answered(): number;
+  /** Sends nothing more until {@link Flood.resume} (the requests in flight finish). */
+  pause(): void;
+  resume(): void;
   stop(): Promise<Record<string, number>>;
 }
+
+/** The cells of a flood's shared control: answers so far, and the command (see the worker). */
+const [answeredCell, commandCell] = [0, 1];
+const command = { run: 0, stop: 1, pause: 2 } as const;
 
 /**
  * Sends `request` again and again over `connections` connections, each the next as soon as it has
@@ -85,23 +92,85 @@ export function startFlood(
   request: PreparedRequest,
   { connections, maxRequests = 1_000_000 }: { connections: number; maxRequests?: number },
 ): Flood {
-  const answered = new Int32Array(new SharedArrayBuffer(8));
+  const control = new Int32Array(new SharedArrayBuffer(8));
   const worker = new Worker(new URL('./refusal-flood-worker.mjs', import.meta.url), {
-    workerData: { baseUrl, request, connections, maxRequests, answered },
+    workerData: { baseUrl, request, connections, maxRequests, control },
   });
   const statuses = new Promise<Record<string, number>>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
+  const set = (value: number) => Atomics.store(control, commandCell, value);
   return {
-    answered: () => Atomics.load(answered, 0),
+    answered: () => Atomics.load(control, answeredCell),
+    pause: () => set(command.pause),
+    resume: () => set(command.run),
     async stop() {
-      Atomics.store(answered, 1, 1);
+      set(command.stop);
       const result = await statuses;
       await worker.terminate();
       return result;
     },
   };
+}
+
+/** The latencies of requests sent with a flood on, and with it off, in {@link latencyUnderFlood}. */
+export interface FloodedLatencies {
+  /** Sorted latencies (ms) of the requests sent and answered while the flood ran. */
+  flooded: number[];
+  /** Sorted latencies (ms) of those sent and answered while it was paused. */
+  quiet: number[];
+  /** The statuses of the measured requests, and of the flood's. */
+  statuses: Record<string, number>;
+  floodStatuses: Record<string, number>;
+}
+
+/**
+ * The latencies of `next()`, sent over `connections` connections without a pause, while a flood of
+ * `flood` (over `floodConnections`) is switched on and off every `periodMs`, `periods` times: each
+ * request counts as flooded or quiet by the flood's state when it was sent and when it was
+ * answered (one that spans a switch counts as neither). So whatever else the machine does in
+ * those seconds weighs on both alike, and their percentiles compare the flood alone.
+ */
+export async function latencyUnderFlood(
+  baseUrl: string,
+  next: () => PreparedRequest,
+  flood: PreparedRequest,
+  options: { connections: number; floodConnections: number; periods: number; periodMs: number },
+): Promise<FloodedLatencies> {
+  const running = startFlood(baseUrl, flood, { connections: options.floodConnections });
+  running.pause();
+  let [on, switches] = [false, 0];
+  const toggled = setInterval(() => {
+    on = !on;
+    switches += 1;
+    if (on) running.resume();
+    else running.pause();
+  }, options.periodMs);
+  const result: FloodedLatencies = { flooded: [], quiet: [], statuses: {}, floodStatuses: {} };
+  const connection = async () => {
+    while (switches < options.periods) {
+      const [sentOn, sentAt] = [on, switches];
+      const request = next();
+      const started = performance.now();
+      const response = await fetch(`${baseUrl}${request.path}`, request);
+      await response.arrayBuffer();
+      const took = performance.now() - started;
+      result.statuses[response.status] = (result.statuses[response.status] ?? 0) + 1;
+      if (switches === sentAt && switches < options.periods) {
+        (sentOn ? result.flooded : result.quiet).push(took);
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: options.connections }, connection));
+  } finally {
+    clearInterval(toggled);
+    result.floodStatuses = await running.stop();
+  }
+  result.flooded.sort((a, b) => a - b);
+  result.quiet.sort((a, b) => a - b);
+  return result;
 }
 
 /** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`; 100 on Linux). */

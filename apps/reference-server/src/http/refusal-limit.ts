@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { RateLimitCount, RateLimitWindow, Storage } from '../storage/types.js';
 import { HttpProblem, problemKinds } from './problem.js';
 import { rateLimitWindowSeconds } from './rate-limit.js';
+import { type PaceSettings, refusalPace } from './refusal-pace.js';
 
 // ipaddr.js is CommonJS whose types are an `export =` namespace: module.exports is the library.
 const ipaddr: typeof import('ipaddr.js') = createRequire(import.meta.url)('ipaddr.js');
@@ -18,22 +19,25 @@ export interface RefusalLimits {
   perAddress?: number | undefined;
   /** RATE_LIMIT_WINDOW_SECONDS (tests only): the window; a minute when absent. */
   windowSeconds?: number | undefined;
+  /** Tests only: how refusals in a burst are slowed; {@link refusalSlowdown} when absent. */
+  slowdown?: (PaceSettings & { ms: number }) | undefined;
 }
 
 /** The defaults: generous for an integrator debugging a signature, a bound for a flood. */
 export const defaultRefusalLimits = { perKey: 300, perAddress: 1_200 } as const;
 
 /**
- * How the refusals of one public key beyond the first few of a window are slowed: past the
- * `after`-th refusal of a key in a window, the answer (its `401`, or the `429` once over the key's
- * limit) waits `ms` before it is sent, and before any diagnosis is made. A client that sends its
- * next request when it has the answer (every HTTP client, and a flood's loop) is slowed to four
- * requests a second per connection; waiting costs no CPU, and the few refusals of an integrator
- * fixing a signature are answered at once. On a machine shared with such a client, that is what
- * keeps the CPU for everyone else. Refusals counted by address alone (made-up keys, each new, the
- * cheapest refusals) are not slowed: their limit answers them with a `429` at once.
+ * How refusals of one public key are paced (refusal-pace.ts): `burst` answered at once, then
+ * `perSecond`; past that, the answer to each (its `401`, or the `429` once over the key's limit)
+ * waits `ms` before it is sent, and before any diagnosis is made. A client that sends its next
+ * request when it has the answer (every HTTP client, and a flood's loop) is then held to four
+ * requests a second per connection; waiting costs no CPU. An integrator fixing a signature, or a
+ * conformance suite checking that every wrong signature is refused, sends fewer and is answered
+ * at once. On a machine shared with a flood's sender, that is what keeps the CPU for everyone
+ * else. Refusals counted by address alone (made-up keys, each new, the cheapest refusals) are not
+ * slowed: their limit answers them with a `429` at once.
  */
-export const refusalSlowdown = { after: 10, ms: 250 } as const;
+export const refusalSlowdown = { burst: 50, perSecond: 20, ms: 250 } as const;
 
 /**
  * Counts a refused request; resolves to the `429` to answer instead of the `401` when it is over a
@@ -72,9 +76,9 @@ const policies = {
  *   address or key over its limit is remembered in each process until its window ends, costing
  *   no query. A database that cannot count fails the request as unavailable (`503`).
  * - Its log is bounded too: the first `429` of a window is a warning, the others are debug.
- * - Beyond the first few refusals of a key in a window, each answer waits a little before it is
- *   sent ({@link refusalSlowdown}), so that a client refused in a loop sends a few requests a
- *   second, not as many as the machine allows.
+ * - Past a burst of refusals of one key, each answer waits a little before it is sent
+ *   ({@link refusalSlowdown}), so that a client refused in a loop sends a few requests a second,
+ *   not as many as the machine allows.
  */
 export function refusalCounter(
   storage: Pick<Storage, 'rateLimiter'>,
@@ -89,6 +93,8 @@ export function refusalCounter(
   const byAddress = counter('refused-by-address', limits.perAddress);
   const byKey = counter('refused-by-key', limits.perKey);
   if (!byAddress && !byKey) return undefined;
+  const slowdown = limits.slowdown ?? refusalSlowdown;
+  const tooFast = refusalPace(slowdown);
   const window = windowSeconds === 60 ? 'a minute' : `${windowSeconds} s`;
 
   const over = (
@@ -118,8 +124,9 @@ export function refusalCounter(
       if (!window.allowed) return over(res, byAddress, window, 'from this address');
     }
     if (byKey && publicKey !== undefined) {
-      const window = await byKey.limiter.consume(keyDigest(publicKey));
-      if (window.counted > refusalSlowdown.after) await delay(refusalSlowdown.ms);
+      const digest = keyDigest(publicKey);
+      const window = await byKey.limiter.consume(digest);
+      if (tooFast(digest)) await delay(slowdown.ms);
       if (!window.allowed) return over(res, byKey, window, 'signed with this public key');
     }
     return undefined;

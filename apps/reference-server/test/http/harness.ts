@@ -115,7 +115,11 @@ export async function startTestServer(
     rateLimitPerMinute?: number;
     rateLimitWindowSeconds?: number;
     /** REFUSALS_PER_MINUTE_PER_KEY and _PER_ADDRESS; none when absent. */
-    refusalLimits?: { perKey?: number; perAddress?: number };
+    refusalLimits?: {
+      perKey?: number;
+      perAddress?: number;
+      slowdown?: { burst: number; perSecond: number; ms: number };
+    };
     /** TRUST_PROXY. */
     trustProxy?: number | string[];
     corsAllowOrigins?: string[];
