@@ -8,9 +8,10 @@
 //   cost (arrays nested 32 levels, a flat array) under a known key with a wrong secret (each one
 //   diagnosed), and of a made-up key; the refusal limits off, so every refusal is a diagnosed 401;
 //   `runs` interleaved rounds, the median;
-// - the p99 of creates (another key) over two connections with and without a flood of the nested
-//   refusals under one key over four connections, from the same address, in alternating rounds,
-//   with the default refusal limits;
+// - the p99 of one stream of creates (another key) over two connections while a flood of the
+//   nested refusals under one key over four connections, from the same address, is switched on and
+//   off every 600 ms: the creates sent while it ran against the others, with the default refusal
+//   limits;
 // - the RSS after 10,000 requests with made-up public keys of 16 KB, the refusal limits off (every
 //   one a 401 through the lookup's path), after 2,000 such requests that let the young generation
 //   grow to its size.
@@ -26,11 +27,11 @@ import { pathToFileURL } from 'node:url';
 import { formatAuthorization, signSync } from '@institution-api/signing/node';
 import {
   costlyBodies,
+  latencyUnderFlood,
   percentile,
   processCpuMs,
   processRssBytes,
   sendConcurrently,
-  startFlood,
 } from '@institution-api/test-support/refusal-load';
 import { median } from '../apps/reference-server/bench/lib/load.mjs';
 import {
@@ -126,42 +127,28 @@ async function cpuPerRequest(server, runs, log) {
   return { ms: Object.fromEntries(kinds.map(([id]) => [id, median(samples[id])])), statuses };
 }
 
-/** The p99 of creates without and with a flood of nested refusals, in alternating rounds. */
-async function createsUnderFlood(server, rounds, log) {
-  const creates = () => sendConcurrently(server.baseUrl, 150, 2, create);
-  await creates();
-  const quiet = [];
-  const loaded = [];
-  const flooded = {};
-  let [floodMs, floodCpuMs] = [0, 0];
-  for (let round = 0; round < rounds; round += 1) {
-    quiet.push(await creates());
-    const [started, cpuBefore] = [performance.now(), processCpuMs(server.pid)];
-    const flood = startFlood(server.baseUrl, refused(costlyBodies.nested), { connections: 4 });
-    try {
-      while (flood.answered() < 20) await new Promise((resolve) => setTimeout(resolve, 10));
-      loaded.push(await creates());
-    } finally {
-      for (const [status, n] of Object.entries(await flood.stop())) {
-        flooded[status] = (flooded[status] ?? 0) + n;
-      }
-      floodMs += performance.now() - started;
-      floodCpuMs += processCpuMs(server.pid) - cpuBefore;
-    }
-    log(`refusals: flood round ${round + 1} of ${rounds}`);
-  }
-  quiet.push(await creates());
-  const p99 = (results) =>
-    percentile(
-      results.flatMap((result) => result.latenciesMs).sort((a, b) => a - b),
-      0.99,
-    );
+/**
+ * The p99 of one stream of creates over two connections while a flood of the nested refusals
+ * (one key, four connections, from a worker thread) is switched on and off every 600 ms, 6 × runs
+ * times: those sent while it ran against those sent while it did not.
+ */
+async function createsUnderFlood(server, runs) {
+  await sendConcurrently(server.baseUrl, 100, 2, create);
+  const before = processCpuMs(server.pid);
+  const started = performance.now();
+  const measured = await latencyUnderFlood(server.baseUrl, create, refused(costlyBodies.nested), {
+    connections: 2,
+    floodConnections: 4,
+    periods: 6 * runs,
+    periodMs: 600,
+  });
   return {
-    quiet: p99(quiet),
-    loaded: p99(loaded),
-    flooded,
-    /** The server's CPU time over the floods' time: the cores it kept busy. */
-    serverCores: floodCpuMs / floodMs,
+    quiet: percentile(measured.quiet, 0.99),
+    loaded: percentile(measured.flooded, 0.99),
+    counts: [measured.quiet.length, measured.flooded.length],
+    flooded: measured.floodStatuses,
+    /** The server's CPU time over the whole time: the cores it kept busy, creates included. */
+    serverCores: (processCpuMs(server.pid) - before) / (performance.now() - started),
   };
 }
 
@@ -192,7 +179,8 @@ export async function refusalBench({ runs = 3, log = () => {} } = {}) {
     ];
     servers.push(costs, sandbox, memory);
     const cpu = await cpuPerRequest(costs, runs, log);
-    const flood = await createsUnderFlood(sandbox, runs, log);
+    const flood = await createsUnderFlood(sandbox, runs);
+    log('refusals: creates under a flood');
     const rss = await rssAfterMadeUpKeys(memory);
     const rows = kinds.map(([id, label]) => {
       const ms = cpu.ms[id];
@@ -209,7 +197,7 @@ export async function refusalBench({ runs = 3, log = () => {} } = {}) {
     const ratio = flood.loaded / flood.quiet;
     rows.push([
       `creates' p99 under a flood of the nested refusals (one key, 4 connections, same address)`,
-      `${flood.quiet.toFixed(1)} ms quiet, ${flood.loaded.toFixed(1)} ms flooded`,
+      `${flood.quiet.toFixed(1)} ms quiet (${flood.counts[0]}), ${flood.loaded.toFixed(1)} ms flooded (${flood.counts[1]})`,
       `${ratio.toFixed(2)}× quiet`,
       '≤ 2×',
       pass(ratio <= 2),
@@ -231,7 +219,7 @@ export async function refusalBench({ runs = 3, log = () => {} } = {}) {
       '',
       ...table,
       '',
-      `Answers: ${JSON.stringify(cpu.statuses)}; the flood's: ${JSON.stringify(flood.flooded)} (the server kept ${flood.serverCores.toFixed(2)} of the machine's cores busy while it ran, creates included); the made-up keys': ${JSON.stringify(rss.statuses)}.`,
+      `Answers: ${JSON.stringify(cpu.statuses)}; the flood's: ${JSON.stringify(flood.flooded)} (the server kept ${flood.serverCores.toFixed(2)} of the machine's cores busy meanwhile, creates included); the made-up keys': ${JSON.stringify(rss.statuses)}.`,
     ];
     if (process.env.BENCH_FIGURES !== '0' && !process.env.BENCH_REFUSAL_MAIN) {
       writeFiguresSection('refusals', {
