@@ -29,6 +29,23 @@ export interface CallPlan<T> {
   retry: Required<RetryOptions>;
   /** The caller's signal: ends the call at once, attempt or wait, and is never retried. */
   caller: AbortSignal | undefined;
+  /** Told before each wait for a further attempt (CallOptions.onRetry). */
+  onRetry?: ((notice: RetryNotice) => void) | undefined;
+}
+
+/**
+ * What a call's `onRetry` is told before it waits for a further attempt: which attempt failed,
+ * how, and how long the wait is, so a caller can show progress or the real time budget.
+ */
+export interface RetryNotice {
+  /** The attempt that failed, from 1. */
+  attempt: number;
+  /** How many attempts the call may make in all (retries + 1). */
+  attempts: number;
+  /** The wait before the next attempt, in milliseconds. */
+  delayMs: number;
+  /** The status the service answered (429, 5xx), or the failure (`timeout`, `network`). */
+  after: { status: number } | { failure: 'timeout' | 'network'; message: string };
 }
 
 /**
@@ -118,7 +135,7 @@ class Call<T> {
       if (isRetryableStatus(response.status)) {
         const delay = delayAfterResponse(response, this.attempt, retry);
         if (delay !== undefined) {
-          this.wait(delay);
+          this.wait(delay, { status: response.status });
           return;
         }
       }
@@ -130,14 +147,23 @@ class Call<T> {
   private failed(error: UsersClientError): void {
     const { retry } = this.plan;
     if (this.attempt < retry.retries) {
-      this.wait(backoffDelay(this.attempt, retry));
+      const failure = error.kind === 'timeout' ? 'timeout' : 'network';
+      this.wait(backoffDelay(this.attempt, retry), { failure, message: error.message });
       return;
     }
     this.finish();
     this.reject(error);
   }
 
-  private wait(ms: number): void {
+  private wait(ms: number, after: RetryNotice['after']): void {
+    const { onRetry, retry } = this.plan;
+    if (onRetry !== undefined) {
+      const notice = { attempt: this.attempt + 1, attempts: retry.retries + 1, delayMs: ms, after };
+      // An observer that throws must not end the call: it only watches.
+      try {
+        onRetry(notice);
+      } catch {}
+    }
     this.attempt++;
     this.timer = setTimeout(() => this.send(), ms);
   }

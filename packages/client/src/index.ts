@@ -18,6 +18,7 @@ export type {
   UserInput,
   UserUpdated,
 } from '@institution-api/types';
+export type { RetryNotice } from './attempts.js';
 export {
   type ClientError,
   type HttpProblem,

@@ -8,7 +8,7 @@
 import type { MessageSignatureHeaders, SignatureOptions } from '@institution-api/signing';
 import type { paths, UserCreated, UserInput, UserUpdated } from '@institution-api/types';
 import createClient, { type Client } from 'openapi-fetch';
-import { sendWithRetries } from './attempts.js';
+import { type RetryNotice, sendWithRetries } from './attempts.js';
 import {
   type ClientError,
   isRecord,
@@ -66,6 +66,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Extra headers for this call. */
   headers?: Record<string, string>;
+  /**
+   * Told before each wait for a further attempt (the failed attempt, its status or failure, the
+   * wait), e.g. to report progress. It only watches: what it throws is ignored.
+   */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
 /**
@@ -282,6 +287,7 @@ export function createUsersClient(options: UsersClientOptions): UsersClient {
         timeoutMs,
         retry,
         caller: init?.signal,
+        onRetry: init?.onRetry,
       });
     } catch (error) {
       if (error instanceof UsersClientError) return { error, response: undefined };

@@ -179,6 +179,55 @@ describe('sendWithRetries: retries', () => {
     expect(calls).toBe(1);
   });
 
+  it.each([
+    {
+      given: 'a timeout, a reset, then 503s',
+      outcomes: [hang, () => Promise.reject(new TypeError('reset'))],
+      want: [
+        { attempt: 1, after: { failure: 'timeout', message: 'No complete answer within 50 ms' } },
+        { attempt: 2, after: { failure: 'network', message: 'The request failed: reset' } },
+      ],
+    },
+    {
+      given: 'three 503s',
+      outcomes: [],
+      want: [
+        { attempt: 1, after: { status: 503 } },
+        { attempt: 2, after: { status: 503 } },
+      ],
+    },
+  ])(
+    'tells onRetry of each failed attempt before its wait, not of the last: $given',
+    async ({ outcomes, want }) => {
+      const notices: unknown[] = [];
+      let calls = 0;
+      await sendWithRetries(
+        plan(() => (outcomes[calls++] ?? (async () => answer(503, { 'Retry-After': '0' })))(), {
+          timeoutMs: 50,
+          retry,
+          onRetry: (notice) => notices.push(notice),
+        }),
+      ).catch(() => {});
+      expect(calls).toBe(3);
+      expect(notices).toEqual(
+        want.map((notice) => ({ ...notice, attempts: 3, delayMs: expect.any(Number) })),
+      );
+    },
+  );
+
+  it('keeps retrying when onRetry throws: it only watches', async () => {
+    let calls = 0;
+    const response = await sendWithRetries(
+      plan(async () => answer(++calls < 3 ? 503 : 201, { 'Retry-After': '0' }), {
+        retry,
+        onRetry: () => {
+          throw new Error('a broken observer');
+        },
+      }),
+    );
+    expect(response.status).toBe(201);
+  });
+
   it("cuts the wait before a retry short when the caller's signal fires", async () => {
     const controller = new AbortController();
     let calls = 0;

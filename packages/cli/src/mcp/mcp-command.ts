@@ -11,10 +11,9 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { createUsersClient } from '@institution-api/client';
+import { createUsersClient, DEFAULT_RETRY, DEFAULT_TIMEOUT_MS } from '@institution-api/client';
 import { parseShutdownDrainMs, stopRequested } from '@institution-api/runtime/server-stop';
 import { openapiDocument } from '@institution-api/types';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type CliIo, DEFAULT_API_URL, EXIT, SIGNING_HELP } from '../cli-io.js';
 import {
   checkedApiUrl,
@@ -28,8 +27,12 @@ import {
   UsageError,
 } from '../command-line.js';
 import { isLoopback, parseAllowedHost, parseAllowedOrigin } from '../request-addressee.js';
+import { resolveToken } from './bearer-token.js';
 import { startMcpHttp } from './mcp-http.js';
-import { createMcpServer } from './mcp-server.js';
+import { mcpServerFactory } from './mcp-server.js';
+import { serveMcpStdio } from './mcp-stdio.js';
+import { docResources } from './resources.js';
+import { argumentChecks } from './tool-arguments.js';
 import { type ToolCall, toolCalls } from './tool-calls.js';
 import { deriveOperationTools } from './tool-definitions.js';
 
@@ -49,30 +52,46 @@ const keyVariables = ['INSTITUTION_PUBLIC_KEY', 'INSTITUTION_SECRET_KEY'] as con
 /** The `mcp --help` text; it names the environment variables, never their values. */
 export function mcpUsage(): string {
   return `Usage:
-  institution-api mcp                         an MCP server over stdio (an MCP client starts it)
-  institution-api mcp --http [--port N] [--host ADDRESS]
-                      [--allow-host NAME[:PORT]]... [--allow-origin ORIGIN]...
+  institution-api mcp [--strict-schemas]      an MCP server over stdio (an MCP client starts it)
+  institution-api mcp --http [--port N] [--host ADDRESS] [--token-file FILE]
+                      [--allow-host NAME[:PORT]]... [--allow-origin ORIGIN]... [--strict-schemas]
                                               the same over Streamable HTTP at /mcp
 
 Offers the API's operations as tools named by their operationId (createUser, updateUser), their
-schemas read from the spec. Each call is signed inside the server with INSTITUTION_PUBLIC_KEY and
+schemas read from the spec, and the spec and the docs for agents (llms.txt) as resources. Speaks
+MCP 2026-07-28 and the 2025 revisions (2025-11-25 and earlier), as each client asks. A call's
+arguments are checked against the spec first: one that breaks a rule is a tool error naming the
+field, and nothing is sent. Each call is signed inside the server with INSTITUTION_PUBLIC_KEY and
 INSTITUTION_SECRET_KEY (Authorization and an RFC 9421 message signature) and sent to
-INSTITUTION_API_URL only; a problem the service answers is a tool error. The secret key is in no
-tool, result, error or log line. Logs go to stderr, one line per call.
-Over HTTP it listens on 127.0.0.1 and prints "listening on http://127.0.0.1:PORT/mcp"; it answers
-only requests addressed to it (Host 127.0.0.1:PORT, localhost:PORT, [::1]:PORT, or a name given
-with --allow-host): another Host gets a 421, a web page of another origin a 403 (DNS rebinding).
+INSTITUTION_API_URL only; a problem the service answers is a tool error. A call the client
+cancels stops at once, its request and any retry; while it retries, a client that asked for
+progress is told of each attempt. The secret key is in no tool, result, error or log line. Logs
+go to stderr, one line per call.
+Over HTTP it listens on 127.0.0.1, prints "listening on http://127.0.0.1:PORT/mcp", and requires
+a bearer token on every request ("Authorization: Bearer <token>"; 401 without it): the one in
+INSTITUTION_MCP_TOKEN or in --token-file, or else a new one it prints once, before that line, and
+never again. It answers only requests addressed to it (Host 127.0.0.1:PORT, localhost:PORT,
+[::1]:PORT, or a name given with --allow-host): another Host gets a 421, a web page of another
+origin a 403 (DNS rebinding).
 SIGTERM or Ctrl-C stops it after the calls in flight (at most SHUTDOWN_DRAIN_MS, default 10000);
-over stdio, so does the end of its input.
+a call still running then is cut and answered with an error saying so. Over stdio, the end of its
+input stops it too.
 
 Options:
   --http                      serve Streamable HTTP at /mcp instead of stdio
   --port N                    with --http: port to listen on (default: any free port)
   --host ADDRESS              with --http: address to listen on (default 127.0.0.1); any other
-                              address lets whoever reaches it call the API with your keys
+                              address lets whoever reaches it and has the token call the API
+                              with your keys
+  --token-file FILE           with --http: the bearer token, the first line of FILE (instead of
+                              INSTITUTION_MCP_TOKEN or a new one)
   --allow-host NAME[:PORT]    with --http: a further name it answers to; repeatable
   --allow-origin ORIGIN       with --http: a web page's origin that may call it; repeatable
-${SIGNING_HELP}`;
+  --strict-schemas            input schemas in the strict subset of JSON Schema that OpenAI's
+                              strict function calling takes: every property required, null for
+                              one left out, rules in the descriptions (the server checks them)
+${SIGNING_HELP}  INSTITUTION_MCP_TOKEN       with --http: the bearer token (at least 22 characters)
+`;
 }
 
 /**
@@ -105,7 +124,7 @@ async function run(args: string[], io: McpIo): Promise<number> {
     return EXIT.usage;
   }
   if (!values.http) {
-    for (const flag of ['port', 'host', 'allow-host', 'allow-origin'] as const) {
+    for (const flag of ['port', 'host', 'allow-host', 'allow-origin', 'token-file'] as const) {
       if (values[flag] !== undefined) throw new UsageError(`--${flag} is an option of --http`);
     }
   }
@@ -114,6 +133,7 @@ async function run(args: string[], io: McpIo): Promise<number> {
   const baseUrl = checkedApiUrl(io.env.INSTITUTION_API_URL || DEFAULT_API_URL);
   const service = httpUrl('INSTITUTION_API_URL', baseUrl);
   const drainMs = parseShutdownDrainMs(io.env.SHUTDOWN_DRAIN_MS?.trim() || undefined);
+  const token = values.http ? await resolveToken(io.env, values['token-file']) : undefined;
   const client = createUsersClient({
     baseUrl,
     publicKey: io.env.INSTITUTION_PUBLIC_KEY ?? '',
@@ -123,24 +143,40 @@ async function run(args: string[], io: McpIo): Promise<number> {
     ...(io.fetch ? { fetch: io.fetch } : {}),
   });
   const log = (line: string) => io.stderr(`institution-api mcp: ${line}\n`);
-  const tools = deriveOperationTools(openapiDocument);
-  // Aborted once the drain is over, so no call outlives the server (its sockets would keep the
-  // process alive through the client's timeouts and retries).
+  const tools = deriveOperationTools(openapiDocument, { strictSchemas: values['strict-schemas'] });
+  // Aborted once the drain is over: the calls still running are cut, each answered with an error.
   const stopping = new AbortController();
-  const calls = inFlight(toolCalls({ client, baseUrl, tools, log, signal: stopping.signal }));
+  const calls = inFlight(
+    toolCalls({
+      client,
+      baseUrl,
+      tools,
+      check: argumentChecks(openapiDocument, tools),
+      budget: { attempts: DEFAULT_RETRY.retries + 1, timeoutMs: DEFAULT_TIMEOUT_MS },
+      log,
+      stopping: stopping.signal,
+    }),
+  );
   const names = tools.map(({ tool }) => tool.name).join(', ');
   const { info } = openapiDocument;
-  const newServer = () =>
-    createMcpServer({
-      tools,
-      call: calls.call,
-      title: info.title,
-      instructions: `${String(info.summary ?? info.title)} The tools ${names} send each request to ${service.origin}, signed inside this server with one institution's keys, which no tool shows. Read each tool's description: updateUser replaces every detail of the user.`,
-    });
+  const createServer = mcpServerFactory({
+    tools,
+    call: calls.call,
+    resources: docResources(),
+    title: info.title,
+    instructions: `${String(info.summary ?? info.title)} The tools ${names} send each request to ${service.origin}, signed inside this server with one institution's keys, which no tool shows. Read each tool's description: updateUser replaces every detail of the user. The resources are the spec and the docs for agents (start with llms.txt).`,
+  });
   const signed = `signed (${signature.algorithm ?? 'sha256'}, ${signature.encoding ?? 'hex'}${messageSignatures ? ', and an RFC 9421 message signature' : ''})`;
+  const schemas = values['strict-schemas'] ? ', strict input schemas' : '';
   const stop = io.stop ?? stopRequested(io.env);
+  /** Lets the calls in flight finish within the drain, then cuts the rest, answered. */
+  const settle = async () => {
+    await calls.settled(drainMs);
+    stopping.abort();
+    await calls.settled(1_000);
+  };
 
-  if (values.http) {
+  if (values.http && token) {
     const host = values.host ?? '127.0.0.1';
     const port = portFlag(values.port);
     const allowHosts = (values['allow-host'] ?? []).map((value) =>
@@ -149,13 +185,15 @@ async function run(args: string[], io: McpIo): Promise<number> {
     const allowOrigins = (values['allow-origin'] ?? []).map((value) =>
       flagValue(parseAllowedOrigin, value),
     );
+    if (token.warning) log(token.warning);
     if (!isLoopback(host)) {
       log(
-        `warning: listening on ${host}, not on a loopback address: anyone who can reach it can call the API with your keys.`,
+        `warning: listening on ${host}, not on a loopback address: anyone who can reach it and has the token can call the API with your keys.`,
       );
     }
     const http = await startMcpHttp({
-      createServer: newServer,
+      createServer,
+      token,
       host,
       port,
       allowHosts,
@@ -168,42 +206,45 @@ async function run(args: string[], io: McpIo): Promise<number> {
           : (error.code ?? error.message);
       throw new Error(`cannot listen on ${host}:${port}: ${why}`);
     });
+    if (token.source === 'generated') {
+      io.stdout(
+        `token ${token.value}\n  (send it as "Authorization: Bearer <token>"; it is not shown again: set INSTITUTION_MCP_TOKEN or --token-file to keep one)\n`,
+      );
+    }
     io.stdout(`listening on ${http.url}\n`);
     log(
-      `tools ${names} for ${service.origin}, ${signed}, over Streamable HTTP; SIGTERM or Ctrl-C stops it.`,
+      `tools ${names} for ${service.origin}, ${signed}${schemas}, over Streamable HTTP; bearer token ${token.source === 'generated' ? 'generated' : `from ${token.source}`}; SIGTERM or Ctrl-C stops it.`,
     );
     await stop;
-    await http.close(drainMs);
-    stopping.abort();
+    const closed = http.stopAccepting(drainMs + 2_000);
+    await settle();
+    await http.close();
+    await closed;
     return EXIT.ok;
   }
 
-  const input = io.stdin ?? process.stdin;
-  const server = newServer();
-  await server.connect(new StdioServerTransport(input, io.messages ?? process.stdout));
-  log(
-    `tools ${names} for ${service.origin}, ${signed}, over stdio; SIGTERM or the end of its input stops it.`,
-  );
-  await Promise.race([stop, ended(input)]);
-  await calls.settled(drainMs);
-  stopping.abort();
-  await server.close();
-  return EXIT.ok;
-}
-
-/** Resolves once `input` has ended or closed (the MCP client has gone). */
-function ended(input: Readable): Promise<void> {
-  return new Promise((resolve) => {
-    input.once('end', resolve).once('close', resolve);
+  const stdio = serveMcpStdio({
+    createServer,
+    input: io.stdin ?? process.stdin,
+    output: io.messages ?? process.stdout,
+    log,
   });
+  log(
+    `tools ${names} for ${service.origin}, ${signed}${schemas}, over stdio; SIGTERM or the end of its input stops it.`,
+  );
+  // The end of the input is the client gone: the SDK aborts what is in flight, as it should.
+  await Promise.race([stop, stdio.ended]);
+  await settle();
+  await stdio.close();
+  return EXIT.ok;
 }
 
 /** The calls, counted while they run, so a stop can wait for those in flight. */
 function inFlight(call: ToolCall): { call: ToolCall; settled(ms: number): Promise<void> } {
   const running = new Set<Promise<unknown>>();
   return {
-    call: (name, args) => {
-      const result = call(name, args);
+    call: (name, args, context) => {
+      const result = call(name, args, context);
       running.add(result);
       result.finally(() => running.delete(result)).catch(() => {});
       return result;
@@ -228,6 +269,8 @@ function parse(args: string[]) {
       args,
       options: {
         http: { type: 'boolean' },
+        'token-file': { type: 'string' },
+        'strict-schemas': { type: 'boolean' },
         ...localListenerFlags,
         ...signingFlags,
         help: { type: 'boolean', short: 'h' },

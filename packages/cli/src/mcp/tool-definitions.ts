@@ -7,7 +7,7 @@
  *   with what the tool adds (signing, the one answer shape, problems as tool errors);
  * - input schema: the request body's schema (`UserInput`) as self-contained JSON Schema, every
  *   field with its constraints and `required`, and the path parameters (`updateUser`'s `id`)
- *   beside the fields;
+ *   beside the fields; or, with `strictSchemas`, its strict profile (strict-schema.ts);
  * - output schema: the status, what it means (the response's description) and the user as the
  *   client's `normalizeUser` gives it: the update answer's keys, each present, with `documents`
  *   and the payout account in one camelCase shape (spec: "The two response shapes").
@@ -16,6 +16,7 @@
  */
 
 import {
+  componentName,
   contentOf,
   dereference,
   type JsonObject,
@@ -26,7 +27,8 @@ import {
 } from '@institution-api/runtime/spec';
 import { canonicalKeys, deriveUserDetailsModel } from '@institution-api/runtime/user-details';
 import type { OpenApiDocument } from '@institution-api/types';
-import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool, ToolAnnotations } from '@modelcontextprotocol/server';
+import { strictProfile } from './strict-schema.js';
 
 type Schema = Record<string, unknown>;
 
@@ -56,14 +58,22 @@ export type ToolName = keyof typeof operationAnnotations;
 
 /** One tool and the operation it calls. */
 export interface OperationTool {
-  /** As `tools/list` lists it. */
-  tool: Tool & { name: ToolName; outputSchema: Tool['inputSchema'] };
+  /** As `tools/list` lists it; its schemas are JSON Schema read from the spec. */
+  tool: Omit<Tool, 'inputSchema' | 'outputSchema'> & {
+    name: ToolName;
+    inputSchema: Schema & { type: 'object' };
+    outputSchema: Schema & { type: 'object' };
+  };
   /** `POST`, `PUT`. */
   method: string;
   /** The operation's path template (`/api/v1/external/users/{id}`). */
   path: string;
-  /** The arguments that go into the path, not the body. */
-  pathParameters: readonly string[];
+  /** The arguments that go into the path, not the body, each with the spec's schema. */
+  pathParameters: Readonly<Record<string, Schema>>;
+  /** The request body's component schema (`UserInput`), whose rules the arguments must keep. */
+  bodySchema: string | undefined;
+  /** The arguments as the spec reads them (the strict profile's added nulls removed). */
+  asSpecArguments(args: unknown): unknown;
   /** The description of each success status, from the operation's responses. */
   answers: Readonly<Record<number, string>>;
 }
@@ -78,11 +88,20 @@ one camelCase shape (structuredContent.user), whichever of the two answer shapes
 used. A problem the service answers comes back as a tool error with its status, title, detail and
 "errors" (each field and rule broken), so the arguments can be corrected and the call made again.`;
 
+/** How the tools' input schemas are written. */
+export interface ToolOptions {
+  /** The strict profile (strict-schema.ts) instead of the spec's schemas as they are. */
+  strictSchemas?: boolean;
+}
+
 /**
  * The tools of `document`, one per operation of {@link operationAnnotations}, in that order.
  * Throws when the document lacks one of them or has no JSON request body for it.
  */
-export function deriveOperationTools(document: OpenApiDocument): OperationTool[] {
+export function deriveOperationTools(
+  document: OpenApiDocument,
+  options: ToolOptions = {},
+): OperationTool[] {
   const userSchema = normalizedUserSchema(document);
   return (Object.keys(operationAnnotations) as ToolName[]).map((name) => {
     const found = operationById(document, name);
@@ -92,12 +111,14 @@ export function deriveOperationTools(document: OpenApiDocument): OperationTool[]
     if (bodySchema === undefined) throw new Error(`${name} has no JSON request body.`);
     const body = toJsonSchema(document, bodySchema);
     const answers = successAnswers(document, operation);
+    const input = inputSchema(body, parameters);
+    const strict = options.strictSchemas ? strictProfile(input) : undefined;
     return {
       tool: {
         name,
         title: String(operation.summary ?? name),
         description: `${withoutPageLinks(String(operation.description ?? '')).trim()}${toolNote}`,
-        inputSchema: inputSchema(body, parameters),
+        inputSchema: (strict?.schema ?? input) as Schema & { type: 'object' },
         outputSchema: {
           type: 'object',
           additionalProperties: false,
@@ -116,7 +137,9 @@ export function deriveOperationTools(document: OpenApiDocument): OperationTool[]
       },
       method: method.toUpperCase(),
       path,
-      pathParameters: Object.keys(parameters),
+      pathParameters: parameters,
+      bodySchema: componentName(bodySchema, 'schemas'),
+      asSpecArguments: strict?.asSpecArguments ?? ((args) => args),
       answers,
     };
   });
@@ -146,7 +169,10 @@ function pathParameters(
  * oneOf, allOf, or anyOf at the top level"; OpenAI's and Bedrock's alike), and the service
  * checks the rule, naming the field, all the same.
  */
-function inputSchema(body: Schema, parameters: Record<string, Schema>): Tool['inputSchema'] {
+function inputSchema(
+  body: Schema,
+  parameters: Record<string, Schema>,
+): Schema & { type: 'object' } {
   const { oneOf, anyOf, allOf, properties = {}, required = [], description, ...rest } = body;
   for (const name of Object.keys(parameters)) {
     if (name in (properties as Schema)) {

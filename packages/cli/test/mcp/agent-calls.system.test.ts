@@ -1,10 +1,12 @@
 /**
- * `institution-api mcp` as an agent uses it: the MCP SDK's own `Client`, over stdio (spawning the
- * built CLI, as an MCP client's configuration does) and over Streamable HTTP (`mcp --http`),
- * against the reference server with a key pair that requires message signatures, so every
- * success proves the server signed both ways. Each transport runs the same calls: create (201),
- * create again (200), update, an invalid body and an unknown id (tool errors), and a bad
- * argument; everything the server sent and logged is checked for the secret.
+ * `institution-api mcp` as an agent uses it: the MCP SDK's own `Client` (v2), on protocol
+ * 2026-07-28 and on 2025-11-25, over stdio (spawning the built CLI, as an MCP client's
+ * configuration does) and over Streamable HTTP (`mcp --http`, with its bearer token), against
+ * the reference server with a key pair that requires message signatures, so every success proves
+ * the server signed both ways. Each runs the same calls: create (201), create again (200),
+ * update, an invalid body (refused before anything is sent) and an unknown id (the service's
+ * 404), a bad argument, and a resource read; everything the server sent and logged is checked
+ * for the secret and the token.
  */
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -18,13 +20,16 @@ import {
 } from '@institution-api/test-support/reference-server';
 import { distinctUserBody } from '@institution-api/test-support/user-bodies';
 import { openapiDocument } from '@institution-api/types';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  Client,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../bin/institution-api.js', import.meta.url));
+const token = 'tok_agent_calls_0123456789abcdef';
 
 const credential = {
   institution: 'Agent Savings Group',
@@ -56,8 +61,11 @@ interface Connected {
   close(): Promise<void>;
 }
 
-const transports: Record<string, () => Promise<Connected>> = {
-  async stdio() {
+/** How the client negotiates: the 2025 handshake, or 2026-07-28 and nothing else. */
+type Mode = 'legacy' | { pin: '2026-07-28' };
+
+const transports: Record<string, (mode: Mode) => Promise<Connected>> = {
+  async stdio(mode) {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [bin, 'mcp'],
@@ -68,17 +76,28 @@ const transports: Record<string, () => Promise<Connected>> = {
     transport.stderr?.on('data', (chunk: Buffer) => {
       log += chunk.toString();
     });
-    const client = new Client({ name: 'agent-calls-test', version: '1.0.0' });
+    const client = new Client(
+      { name: 'agent-calls-test', version: '1.0.0' },
+      { versionNegotiation: { mode } },
+    );
     await client.connect(transport);
     return { client, log: () => log, close: () => client.close() };
   },
-  async http() {
+  async http(mode) {
     const server: ListeningProcess = await startListeningProcess([bin, 'mcp', '--http'], {
       PATH: process.env.PATH,
       ...environment(),
+      INSTITUTION_MCP_TOKEN: token,
     });
-    const client = new Client({ name: 'agent-calls-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    const client = new Client(
+      { name: 'agent-calls-test', version: '1.0.0' },
+      { versionNegotiation: { mode } },
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
     return {
       client,
       log: server.output,
@@ -89,6 +108,15 @@ const transports: Record<string, () => Promise<Connected>> = {
     };
   },
 };
+
+const cases = Object.keys(transports).flatMap((transport) =>
+  (
+    [
+      ['2025-11-25', 'legacy'],
+      ['2026-07-28', { pin: '2026-07-28' }],
+    ] as const
+  ).map(([revision, mode]) => ({ transport, revision, mode: mode as Mode })),
+);
 
 /** What a tool call answers when it succeeds. */
 interface Answered {
@@ -104,7 +132,7 @@ function problemOf(result: CallToolResult): { status: number; errors?: { path: s
   return JSON.parse(text.text).problem;
 }
 
-describe.each(Object.keys(transports))('over %s', (name) => {
+describe.each(cases)('over $transport, protocol $revision', ({ transport, revision, mode }) => {
   let connected: Connected;
   /** Everything the server answered, as JSON. */
   const answered: string[] = [];
@@ -118,7 +146,8 @@ describe.each(Object.keys(transports))('over %s', (name) => {
   };
 
   beforeAll(async () => {
-    connected = await (transports[name] as () => Promise<Connected>)();
+    connected = await (transports[transport] as (mode: Mode) => Promise<Connected>)(mode);
+    expect(connected.client.getProtocolEra()).toBe(revision === '2026-07-28' ? 'modern' : 'legacy');
   });
   afterAll(async () => {
     await connected?.close();
@@ -172,14 +201,17 @@ describe.each(Object.keys(transports))('over %s', (name) => {
     expect(structured.user).toMatchObject({ id, lastName: 'Boateng', monthlyIncome: 7 });
   });
 
-  it('answers an invalid body with a tool error naming the field', async () => {
+  it('refuses an invalid body with a tool error naming the field, sending nothing', async () => {
     const result = await call('createUser', { ...distinctUserBody(), email: 'not-an-email' });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
-    const problem = problemOf(result);
-    expect(problem).toMatchObject({ status: 400, title: expect.any(String) });
-    expect(problem.errors?.map((error) => error.path).join(' ')).toMatch(/email/);
-    expect(result.content[0]).toMatchObject({ text: expect.stringMatching(/answered 400/) });
+    expect(result.content[0]).toMatchObject({
+      text: expect.stringMatching(/nothing was sent: email must be an e-mail address/),
+    });
+    const details = result.content[1];
+    expect(details?.type === 'text' && JSON.parse(details.text)).toEqual({
+      errors: [{ path: '/arguments/email', message: 'email must be an e-mail address' }],
+    });
   });
 
   it('answers an unknown id with a tool error 404', async () => {
@@ -191,8 +223,24 @@ describe.each(Object.keys(transports))('over %s', (name) => {
   it('answers a call without the id with a tool error, and keeps serving', async () => {
     const result = await call('updateUser', { ...body });
     expect(result.isError).toBe(true);
-    expect(result.content[0]).toMatchObject({ text: expect.stringMatching(/"id" is required/) });
+    expect(result.content[0]).toMatchObject({ text: expect.stringMatching(/id is required/) });
     expect((await connected.client.listTools()).tools).toHaveLength(2);
+  });
+
+  it('offers the spec and the docs for agents as resources', async () => {
+    const { resources } = await connected.client.listResources();
+    expect(resources.map((resource) => resource.uri)).toEqual(
+      expect.arrayContaining([
+        'institution-api://docs/llms.txt',
+        'institution-api://docs/llms/createUser.md',
+        'institution-api://docs/openapi.yaml',
+      ]),
+    );
+    const { contents } = await connected.client.readResource({
+      uri: 'institution-api://docs/openapi.json',
+    });
+    const text = contents[0] && 'text' in contents[0] ? contents[0].text : '';
+    expect(JSON.parse(text)).toEqual(openapiDocument);
   });
 
   it('logs one line per call, and the secret is in nothing it sent or logged', () => {
@@ -201,11 +249,12 @@ describe.each(Object.keys(transports))('over %s', (name) => {
       /createUser -> 201 \(\d+ ms/,
       /createUser -> 200 \(\d+ ms/,
       /updateUser -> 200 \(\d+ ms/,
-      /createUser -> 400 /,
+      /createUser -> refused here, nothing sent: \/arguments\/email/,
       /updateUser -> 404 /,
     ]) {
       expect(log).toMatch(line);
     }
     expect(`${log}${answered.join('')}`).not.toContain(credential.secretKey);
+    expect(log).not.toContain(token);
   });
 });

@@ -67,8 +67,15 @@ describe('mcp refuses to start', () => {
     { args: ['--http', '--allow-host', 'a b'], want: /--allow-host/ },
     { args: ['--algorithm', 'md5'], want: /--algorithm must be one of sha256, sha512/ },
     { args: ['--frobnicate'], want: /Unknown option '--frobnicate'/ },
-  ])('with $args (exit 2, naming the option)', async ({ args, want }) => {
-    const { code, stderr } = await run(args, keys);
+    { args: ['--token-file', 'x'], want: /--token-file is an option of --http/ },
+    {
+      args: ['--http'],
+      env: { INSTITUTION_MCP_TOKEN: 'too-short-a-secret' },
+      want: /the token of INSTITUTION_MCP_TOKEN must be at least 22 characters/,
+    },
+  ])('with $args (exit 2, naming the option)', async ({ args, env, want }) => {
+    const { code, stderr } = await run(args, { ...keys, ...env });
+    expect(stderr).not.toContain('too-short-a-secret');
     expect(code).toBe(EXIT.usage);
     expect(stderr).toMatch(want);
     expect(stderr).toContain('Run institution-api mcp --help for usage.');
@@ -83,6 +90,72 @@ describe('mcp refuses to start', () => {
 });
 
 describe('mcp over stdio', () => {
+  it('answers 2026-07-28 requests (server/discover, each with its _meta) and refuses a line that is not JSON-RPC', async () => {
+    const input = new PassThrough();
+    const messages = new PassThrough();
+    let out = '';
+    messages.setEncoding('utf8').on('data', (text: string) => {
+      out += text;
+    });
+    let stderr = '';
+    const exit = mcp([], {
+      env: { ...keys, INSTITUTION_API_URL: 'http://service.test' },
+      stdout: () => {
+        throw new Error('nothing but messages may go to stdout');
+      },
+      stderr: (text) => {
+        stderr += text;
+      },
+      stdin: input,
+      messages,
+      fetch: async () => new Response(JSON.stringify(userCreatedExample()), { status: 201 }),
+      stop: new Promise(() => {}),
+    });
+    const _meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'mcp-command-test', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    input.write('{"jsonrpc":"2.0","id":9,"method"\n');
+    for (const message of [
+      { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta } },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta } },
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { _meta, name: 'createUser', arguments: userBody('MomoAccountUser') },
+      },
+    ]) {
+      input.write(`${JSON.stringify(message)}\n`);
+    }
+    const deadline = Date.now() + 10_000;
+    while (out.split('\n').filter(Boolean).length < 4) {
+      if (Date.now() > deadline) throw new Error(`expected 4 answers: ${out}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const answers = out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(answers[0]).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error: the message is not JSON.' },
+    });
+    const byId = new Map(answers.map((answer) => [answer.id, answer]));
+    expect(byId.get(1)?.result).toMatchObject({
+      supportedVersions: expect.arrayContaining(['2026-07-28']),
+      capabilities: { tools: {}, resources: {} },
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'institution-api' } },
+    });
+    expect(byId.get(2)?.result.tools).toHaveLength(2);
+    expect(byId.get(3)?.result.structuredContent).toMatchObject({ status: 201 });
+    expect(stderr).toContain('institution-api mcp: stdin: refused a message (-32700: Parse error');
+    input.end();
+    expect(await exit).toBe(EXIT.ok);
+  });
+
   it('answers initialize, tools/list and a tool call, logs on stderr, stops at the end of input', async () => {
     const input = new PassThrough();
     const messages = new PassThrough();
@@ -148,7 +221,11 @@ describe('mcp over stdio', () => {
       'updateUser',
     ]);
     expect(called.result.structuredContent).toMatchObject({ status: 201 });
-    expect(unknown.error).toMatchObject({ message: expect.stringMatching(/deleteUser/) });
+    // -32602 with the SDK's message as it is, without a second "MCP error" prefix.
+    expect(unknown.error).toEqual({
+      code: -32602,
+      message: 'Unknown tool: deleteUser (the tools are createUser, updateUser)',
+    });
     expect(sent).toHaveLength(1);
     expect(sent[0]?.url).toBe('http://service.test/api/v1/external/users');
     expect(sent[0]?.headers).toMatchObject({

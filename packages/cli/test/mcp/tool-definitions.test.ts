@@ -57,9 +57,12 @@ describe('the tools derived from the bundled spec', () => {
   );
 
   it("takes updateUser's id, the path's parameter, beside the fields and requires it", () => {
-    const { inputSchema } = byName.updateUser?.tool ?? {};
-    expect(inputSchema?.required?.[0]).toBe('id');
-    expect(inputSchema?.properties?.id).toMatchObject({ type: 'string', format: 'uuid' });
+    const inputSchema = byName.updateUser?.tool.inputSchema as Schema;
+    expect((inputSchema.required as string[])[0]).toBe('id');
+    expect((inputSchema.properties as Record<string, Schema>).id).toMatchObject({
+      type: 'string',
+      format: 'uuid',
+    });
     expect(byName.createUser?.tool.inputSchema.properties).not.toHaveProperty('id');
   });
 
