@@ -17,8 +17,8 @@ import {
 import { conformanceBench } from '../packages/conformance/bench/conformance.mjs';
 import { clientScenario } from './client-scenario.mjs';
 import { importBench } from './import-scenario.mjs';
-import { refusalBench } from './refusal-scenario.mjs';
 import { figuresFile, writeFiguresSection } from './lib/figures-file.mjs';
+import { refusalBench } from './refusal-scenario.mjs';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const duration = Number(process.env.BENCH_DURATION ?? 5);
