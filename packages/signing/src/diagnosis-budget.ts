@@ -30,7 +30,8 @@ export interface DiagnosisBudget {
   maxBytes: number;
   /**
    * The most time from the diagnosis's start, in milliseconds: the other bounds keep a diagnosis
-   * to a few milliseconds of CPU; this one ends one that waits on a busy machine.
+   * to a few milliseconds of CPU; this one only ends one that waits far longer on a busy machine,
+   * and is generous so that a loaded machine does not change what a diagnosis finds.
    */
   maxMilliseconds: number;
 }
@@ -44,7 +45,7 @@ export const defaultDiagnosisBudget: Readonly<DiagnosisBudget> = Object.freeze({
   maxValues: 1_000,
   maxCandidates: 200,
   maxBytes: 128 * 1024,
-  maxMilliseconds: 100,
+  maxMilliseconds: 2_000,
 });
 
 /** Why a diagnosis stopped looking: which bound it reached. */
