@@ -10,7 +10,7 @@
 //   `runs` interleaved rounds, the median;
 // - the p99 of one stream of creates (another key) over two connections while a flood of the
 //   nested refusals under one key over four connections, from the same address, is switched on and
-//   off every 600 ms: the creates sent while it ran against the others, with the default refusal
+//   off every 1.5 s: the creates sent while it ran against the others, with the default refusal
 //   limits;
 // - the RSS after 10,000 requests with made-up public keys of 16 KB, the refusal limits off (every
 //   one a 401 through the lookup's path), after 2,000 such requests that let the young generation
@@ -129,7 +129,7 @@ async function cpuPerRequest(server, runs, log) {
 
 /**
  * The p99 of one stream of creates over two connections while a flood of the nested refusals
- * (one key, four connections, from a worker thread) is switched on and off every 600 ms, 6 × runs
+ * (one key, four connections, from a worker thread) is switched on and off every 1.5 s, 6 × runs
  * times: those sent while it ran against those sent while it did not.
  */
 async function createsUnderFlood(server, runs) {
@@ -140,7 +140,7 @@ async function createsUnderFlood(server, runs) {
     connections: 2,
     floodConnections: 4,
     periods: 6 * runs,
-    periodMs: 600,
+    periodMs: 1_500,
   });
   return {
     quiet: percentile(measured.quiet, 0.99),
