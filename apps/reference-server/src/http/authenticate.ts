@@ -107,8 +107,8 @@ export interface AuthenticateOptions {
  *
  * With `refusals`, every refusal is counted first, against the client's address and the public
  * key it presents, known or not (refusal-limit.ts); over a limit it is answered with that `429`
- * instead, and gets no diagnosis. A request whose signatures verify is never counted there: the
- * accepted path costs nothing more.
+ * instead, and gets no diagnosis, nor does one paced for coming too fast. A request whose
+ * signatures verify is never counted there: the accepted path costs nothing more.
  */
 export function authenticate(
   findCredential: CredentialLookup,
@@ -135,15 +135,16 @@ export function authenticate(
       logged?: string,
       explain?: () => Promise<SignatureDiagnosis | undefined>,
     ): Promise<HttpProblem> => {
-      const limited = await refusals?.(req, res, presented);
-      if (limited) {
+      const counted = await refusals?.(req, res, presented);
+      if (counted?.over) {
         req.log.debug(
           { reason, publicKey: logged?.slice(0, 100) },
           'authentication failed, limited',
         );
-        return limited;
+        return counted.over;
       }
-      return unauthenticated(req, reason, logged, await explain?.());
+      const diagnosis = counted?.paced ? undefined : await explain?.();
+      return unauthenticated(req, reason, logged, diagnosis);
     };
     const refuse = async (
       reason: AuthenticationFailure,

@@ -29,7 +29,8 @@ export const defaultRefusalLimits = { perKey: 300, perAddress: 1_200 } as const;
 /**
  * How refusals of one public key are paced (refusal-pace.ts): `burst` answered at once, then
  * `perSecond`; past that, the answer to each (its `401`, or the `429` once over the key's limit)
- * waits `ms` before it is sent, and before any diagnosis is made. A client that sends its next
+ * waits `ms` before it is sent, and gets no diagnosis (the answers before it had one). A client
+ * that sends its next
  * request when it has the answer (every HTTP client, and a flood's loop) is then held to four
  * requests a second per connection; waiting costs no CPU. An integrator fixing a signature, or a
  * conformance suite checking that every wrong signature is refused, sends fewer and is answered
@@ -40,14 +41,20 @@ export const defaultRefusalLimits = { perKey: 300, perAddress: 1_200 } as const;
 export const refusalSlowdown = { burst: 50, perSecond: 20, ms: 250 } as const;
 
 /**
- * Counts a refused request; resolves to the `429` to answer instead of the `401` when it is over a
- * limit, or undefined.
+ * What counting a refusal says: `over`, the `429` to answer instead of the `401` when it is over a
+ * limit; `paced`, that it was slowed (a client refused in a loop), so its `401` gets no diagnosis.
  */
+export interface RefusalCount {
+  over?: HttpProblem;
+  paced: boolean;
+}
+
+/** Counts a refused request (see {@link refusalCounter}). */
 export type RefusalCounter = (
   req: Request,
   res: Response,
   publicKey: string | undefined,
-) => Promise<HttpProblem | undefined>;
+) => Promise<RefusalCount>;
 
 /** The policies' names in the RateLimit header fields. */
 const policies = {
@@ -76,9 +83,9 @@ const policies = {
  *   address or key over its limit is remembered in each process until its window ends, costing
  *   no query. A database that cannot count fails the request as unavailable (`503`).
  * - Its log is bounded too: the first `429` of a window is a warning, the others are debug.
- * - Past a burst of refusals of one key, each answer waits a little before it is sent
- *   ({@link refusalSlowdown}), so that a client refused in a loop sends a few requests a second,
- *   not as many as the machine allows.
+ * - Past a burst of refusals of one key, each answer waits a little before it is sent, and gets
+ *   no diagnosis ({@link refusalSlowdown}), so that a client refused in a loop sends a few
+ *   requests a second, not as many as the machine allows, and each costs the least.
  */
 export function refusalCounter(
   storage: Pick<Storage, 'rateLimiter'>,
@@ -121,15 +128,21 @@ export function refusalCounter(
   return async (req, res, publicKey) => {
     if (byAddress) {
       const window = await byAddress.limiter.consume(clientAddress(req));
-      if (!window.allowed) return over(res, byAddress, window, 'from this address');
+      if (!window.allowed) {
+        return { over: over(res, byAddress, window, 'from this address'), paced: false };
+      }
     }
+    let paced = false;
     if (byKey && publicKey !== undefined) {
       const digest = keyDigest(publicKey);
       const window = await byKey.limiter.consume(digest);
-      if (tooFast(digest)) await delay(slowdown.ms);
-      if (!window.allowed) return over(res, byKey, window, 'signed with this public key');
+      paced = tooFast(digest);
+      if (paced) await delay(slowdown.ms);
+      if (!window.allowed) {
+        return { over: over(res, byKey, window, 'signed with this public key'), paced };
+      }
     }
-    return undefined;
+    return { paced };
   };
 }
 

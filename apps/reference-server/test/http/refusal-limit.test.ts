@@ -133,7 +133,7 @@ describe('refused requests, limited per key (spec Assumptions, "Rate limits")', 
     }
   });
 
-  test('in a burst of refusals of one key, each answer past the burst waits a quarter of a second; made-up keys are not slowed', async () => {
+  test('past a burst of refusals of one key, each answer waits a quarter of a second and has no diagnosis; made-up keys are not paced', async () => {
     // The pace of the tests: a burst of 2, then 1 a second (50, then 20 by default).
     const server = await limited({
       perKey: 1_000,
@@ -141,21 +141,26 @@ describe('refused requests, limited per key (spec Assumptions, "Rate limits")', 
       slowdown: { burst: 2, perSecond: 1, ms: 250 },
     });
     try {
+      const [alpha] = server.institutions as [InstitutionCredential];
       const timed = async (options: SendOptions) => {
         const started = performance.now();
-        expect((await server.send('POST', path, options)).status).toBe(401);
-        return performance.now() - started;
+        const answer = await server.send('POST', path, options);
+        return { ...refusalOf(answer), ms: performance.now() - started };
       };
-      const nobody = unknownKey();
-      const took: number[] = [];
-      for (let i = 0; i < 3; i += 1) took.push(await timed(nobody));
+      const answers = [];
+      for (let i = 0; i < 3; i += 1) answers.push(await timed(badlySigned(alpha)));
+      expect(answers.map(({ status, diagnosed }) => [status, diagnosed])).toEqual([
+        [401, true],
+        [401, true],
+        [401, false],
+      ]);
       // A lower bound only: a busy machine may make any of them slower.
-      expect(took[2]).toBeGreaterThanOrEqual(250);
+      expect(answers[2]?.ms).toBeGreaterThanOrEqual(250);
       expect(refusalSlowdown).toEqual({ burst: 50, perSecond: 20, ms: 250 });
-      // Each of these keys is new: their refusals, from the same address, are not slowed.
-      const made: number[] = [];
+      // Each of these keys is new: their refusals, from the same address, are not paced.
+      const made = [];
       for (let i = 0; i < 6; i += 1) made.push(await timed(unknownKey()));
-      expect(made.filter((ms) => ms < 250).length).toBeGreaterThan(0);
+      expect(made.filter(({ ms }) => ms < 250).length).toBeGreaterThan(0);
     } finally {
       await server.close();
     }
