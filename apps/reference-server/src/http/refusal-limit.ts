@@ -126,18 +126,19 @@ export function refusalCounter(
   };
 
   return async (req, res, publicKey) => {
+    // Paced first, whichever limit answers: a key refused in a loop is slowed even once its
+    // address is over its own limit.
+    const digest = publicKey === undefined ? undefined : keyDigest(publicKey);
+    const paced = digest !== undefined && tooFast(digest);
+    if (paced) await delay(slowdown.ms);
     if (byAddress) {
       const window = await byAddress.limiter.consume(clientAddress(req));
       if (!window.allowed) {
-        return { over: over(res, byAddress, window, 'from this address'), paced: false };
+        return { over: over(res, byAddress, window, 'from this address'), paced };
       }
     }
-    let paced = false;
-    if (byKey && publicKey !== undefined) {
-      const digest = keyDigest(publicKey);
+    if (byKey && digest !== undefined) {
       const window = await byKey.limiter.consume(digest);
-      paced = tooFast(digest);
-      if (paced) await delay(slowdown.ms);
       if (!window.allowed) {
         return { over: over(res, byKey, window, 'signed with this public key'), paced };
       }
