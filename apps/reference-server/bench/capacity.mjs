@@ -13,8 +13,9 @@
 // PostgreSQL share them: read the ratios between the rows, and PostgreSQL's share, not a target.
 // Linux only.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processCpuMicros as cpuMicros, postgresCpuReader } from './lib/cpu.mjs';
 import { drive, median } from './lib/load.mjs';
 import { createRequest, credentialsEnv } from './lib/requests.mjs';
 import {
@@ -32,30 +33,6 @@ const connections = Number(process.env.CONNECTIONS ?? 10);
 const counts = (process.env.PROCESSES ?? '1,2,3').split(',').map(Number);
 const most = Math.max(...counts);
 
-/**
- * CPU time of a process so far, in µs (utime + stime of /proc/PID/stat, 100 ticks a second); 0 once
- * gone. With `reaped`, also that of its children that have ended (cutime + cstime): a PostgreSQL
- * backend that ends takes its CPU time with it, into its postmaster's.
- */
-function cpuMicros(pid, { reaped = false } = {}) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    const own = Number(fields[11]) + Number(fields[12]);
-    return (own + (reaped ? Number(fields[13]) + Number(fields[14]) : 0)) * 10_000;
-  } catch {
-    return 0;
-  }
-}
-
-/** The parent of a process (/proc/PID/stat), or undefined once it is gone. */
-function parentOf(pid) {
-  try {
-    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-  } catch {
-    return undefined;
-  }
-}
-
 stopEverythingOnSignals();
 const postgres = await startPostgres({ durable: true });
 if (postgres.unavailable) throw new Error(postgres.unavailable);
@@ -70,30 +47,9 @@ const psql = (sql, database = 'postgres') =>
     .trim();
 const database = 'capacity';
 psql(`CREATE DATABASE ${database}`);
-/**
- * This PostgreSQL's processes: its postmaster (started with `-p <its port>`) and all it forked.
- * (Not the parent of a psql's backend: that backend is gone once psql has printed its pid.)
- */
-const port = new URL(postgres.url).port;
-const postmaster = readdirSync('/proc')
-  .filter((name) => /^\d+$/.test(name))
-  .map(Number)
-  .find((pid) => {
-    try {
-      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      return argv[0]?.endsWith('/postgres') && argv.includes('-p') && argv.includes(port);
-    } catch {
-      return false;
-    }
-  });
-if (postmaster === undefined)
-  throw new Error(`no postmaster listening on port ${port} found in /proc`);
-const postgresCpu = () =>
-  readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .filter((pid) => parentOf(pid) === postmaster)
-    .reduce((total, pid) => total + cpuMicros(pid), cpuMicros(postmaster, { reaped: true }));
+/** This PostgreSQL's CPU: its postmaster (started with `-p <its port>`) and all it forked. */
+const postgresCpu = postgresCpuReader(new URL(postgres.url).port);
+if (postgresCpu === undefined) throw new Error('no postmaster of this PostgreSQL found in /proc');
 const commits = () =>
   Number(psql(`SELECT xact_commit FROM pg_stat_database WHERE datname = '${database}'`));
 

@@ -9,7 +9,7 @@
 //
 // BENCH_DURATION (seconds per scenario and run, default 5), BENCH_CONNECTIONS (default 10),
 // BENCH_RUNS (default 1; the median of several is printed), BENCH_WARMUP (seconds, default 1),
-// BENCH_SKIP=prism,postgres,embedded,http-layer to leave scenarios out.
+// BENCH_SKIP=prism,postgres,embedded,http-layer,validator-floor to leave scenarios out.
 import { cpus } from 'node:os';
 import { median } from './lib/load.mjs';
 import { runInterleaved, startHttpScenarios } from './lib/scenarios.mjs';
@@ -39,16 +39,21 @@ async function main() {
   }
   const bare = samples.get('bare-express:create');
   const table = [
-    '| scenario | req/s | p50 ms | p99 ms | req/s vs bare Express |',
-    '| --- | ---: | ---: | ---: | ---: |',
-    ...scenarios.map(({ id, label }) => {
-      const results = samples.get(id);
-      const ratio = bare
-        ? `${median(results.map((r, run) => r.requestsPerSecond / bare[run].requestsPerSecond)).toFixed(3)}×`
-        : '—';
-      const rate = Math.round(median(results.map((r) => r.requestsPerSecond)));
-      return `| ${label} | ${rate.toLocaleString('en-US')} | ${median(results.map((r) => r.p50))} | ${median(results.map((r) => r.p99))} | ${ratio} |`;
-    }),
+    '| scenario | req/s | p50 ms | p99 ms | server CPU µs/req | req/s vs bare Express |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    ...scenarios
+      .filter(({ operation }) => operation !== 'message-signature-cost')
+      .map(({ id, label }) => {
+        const results = samples.get(id);
+        const ratio = bare
+          ? `${median(results.map((r, run) => r.requestsPerSecond / bare[run].requestsPerSecond)).toFixed(3)}×`
+          : '—';
+        const rate = Math.round(median(results.map((r) => r.requestsPerSecond)));
+        const cpu = results.every((r) => r.cpuPerRequest !== undefined)
+          ? Math.round(median(results.map((r) => r.cpuPerRequest)))
+          : '';
+        return `| ${label} | ${rate.toLocaleString('en-US')} | ${median(results.map((r) => r.p50))} | ${median(results.map((r) => r.p99))} | ${cpu} | ${ratio} |`;
+      }),
   ];
   console.log(table.join('\n'));
   for (const note of notes) console.log(`\n${note}`);

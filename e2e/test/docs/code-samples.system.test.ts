@@ -184,7 +184,7 @@ function useSampleServer(lang: Language) {
     env: SampleEnv;
     createdId?: string;
     /** The exchanges from this index on, without their paths. */
-    exchanges: (from: number) => Omit<Exchange, 'path'>[];
+    exchanges: (from: number) => Pick<Exchange, 'method' | 'status'>[];
   };
 
   beforeAll(async () => {

@@ -3,9 +3,11 @@
  * answers compared once normalized (ids by order of appearance, times aside): status, media type,
  * the headers a client acts on, and the body. Then the request targets and `Host` headers that
  * fetch never sends (dot segments, `//`, absolute-form, a path smuggled in `Host`), sent to both
- * as written.
+ * as written; and signing mistakes (a scheme word, the secret with a newline, a number spelled
+ * otherwise, the secret key in keyid, two labels), diagnosed alike, never repeating the secret.
  */
 
+import { createHmac } from 'node:crypto';
 import type { ListeningProcess } from '@institution-api/test-support/listening-process';
 import {
   type RawAnswer,
@@ -279,6 +281,84 @@ describe('the mock and the reference server answer odd targets and Host headers 
       }
     }
     console.log(table.join('\n'));
+    expect(differences.join('\n')).toBe('');
+  });
+});
+
+describe('the mock and the reference server diagnose signing mistakes alike', () => {
+  const text = () => JSON.stringify(distinctUserBody());
+  const { publicKey, secretKey } = signer;
+  const hmacHex = (key: string, bytes: string) =>
+    createHmac('sha256', key).update(bytes).digest('hex');
+  /** Each case: its name, and the headers that replace the right ones of a signed request. */
+  const cases: [
+    string,
+    (body: string, headers: Record<string, string>) => Record<string, string>,
+  ][] = [
+    [
+      'a scheme word before the key',
+      (b) => ({ authorization: `HMAC ${publicKey}:${hmacHex(secretKey, b)}` }),
+    ],
+    [
+      'Basic credentials',
+      (b) => ({
+        authorization: `Basic ${Buffer.from(`${publicKey}:${hmacHex(secretKey, b)}`).toString('base64')}`,
+      }),
+    ],
+    [
+      'the secret key with a final newline',
+      (b) => ({ authorization: `${publicKey}:${hmacHex(`${secretKey}\n`, b)}` }),
+    ],
+    [
+      'the income written with two decimals when signed',
+      (b) => ({
+        authorization: `${publicKey}:${hmacHex(
+          secretKey,
+          b.replace(
+            /"monthlyIncome":(\d+(?:\.\d+)?)/,
+            (_, n) => `"monthlyIncome":${Number(n).toFixed(2)}`,
+          ),
+        )}`,
+      }),
+    ],
+    [
+      'the secret key in keyid',
+      (_, headers) => ({
+        'signature-input': (headers['signature-input'] ?? '').replace(
+          `keyid="${publicKey}"`,
+          `keyid="${secretKey}"`,
+        ),
+      }),
+    ],
+    [
+      'Signature labelled otherwise',
+      (_, headers) => ({ signature: (headers.signature ?? '').replace(/^sig1=/, 'sig=') }),
+    ],
+  ];
+
+  it(`${cases.length} mistakes`, { timeout: 60_000 }, async () => {
+    const sides = [new Side(reference.url), new Side(mock.url)];
+    const differences: string[] = [];
+    for (const [name, mistake] of cases) {
+      const body = text();
+      const raw = (url: string): RawRequest => {
+        const own = signedRequest('POST', `${url}${USERS}`, signer, { body }).headers;
+        return { method: 'POST', target: USERS, headers: { ...own, ...mistake(body, own) }, body };
+      };
+      const [expected, actual] = await Promise.all(
+        sides.map((side) => side.sendRaw(raw(side.url))),
+      );
+      expect(expected?.status, name).toBe(401);
+      expect(expected?.body, name).toHaveProperty('diagnosis');
+      expect(JSON.stringify(expected), name).not.toContain(secretKey);
+      try {
+        expect(actual).toEqual(expected);
+      } catch {
+        differences.push(
+          `${name}:\n  reference ${JSON.stringify(expected)}\n  mock      ${JSON.stringify(actual)}`,
+        );
+      }
+    }
     expect(differences.join('\n')).toBe('');
   });
 });

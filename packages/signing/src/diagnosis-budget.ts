@@ -30,8 +30,7 @@ export interface DiagnosisBudget {
   maxBytes: number;
   /**
    * The most time from the diagnosis's start, in milliseconds: the other bounds keep a diagnosis
-   * to a few milliseconds of CPU; this one only ends one that waits far longer on a busy machine,
-   * and is generous so that a loaded machine does not change what a diagnosis finds.
+   * to a few milliseconds of CPU; this one ends one that waits on a busy machine.
    */
   maxMilliseconds: number;
 }
@@ -45,7 +44,7 @@ export const defaultDiagnosisBudget: Readonly<DiagnosisBudget> = Object.freeze({
   maxValues: 1_000,
   maxCandidates: 200,
   maxBytes: 128 * 1024,
-  maxMilliseconds: 2_000,
+  maxMilliseconds: 100,
 });
 
 /** Why a diagnosis stopped looking: which bound it reached. */

@@ -10,7 +10,7 @@ import type { DiagnosisCrypto } from './diagnosis-crypto.js';
 import { CONTENT_DIGEST_HASH } from './message-signature.js';
 import { verifyMessageSignatureSync } from './message-signature-node.js';
 
-const nodeHash = { 'SHA-256': 'sha256', 'SHA-512': 'sha512' } as const;
+const nodeHash = { 'SHA-256': 'sha256', 'SHA-512': 'sha512', 'SHA-1': 'sha1' } as const;
 
 /** {@link DiagnosisCrypto} on node:crypto. */
 export const nodeDiagnosisCrypto: DiagnosisCrypto = {
@@ -28,5 +28,9 @@ export const nodeDiagnosisCrypto: DiagnosisCrypto = {
   },
   async verifyMessageSignature(message, options) {
     return verifyMessageSignatureSync(message, options);
+  },
+  clock() {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
   },
 };

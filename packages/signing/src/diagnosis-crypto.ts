@@ -18,8 +18,8 @@ import { CONTENT_DIGEST_HASH } from './message-signature.js';
 import { verifyMessageSignature } from './message-signature-web.js';
 import { subtle } from './subtle-crypto.js';
 
-/** The hash of an HMAC. */
-export type MacHash = 'SHA-256' | 'SHA-512';
+/** The hash of an HMAC (SHA-1 only to recognize a signer's mistake). */
+export type MacHash = 'SHA-256' | 'SHA-512' | 'SHA-1';
 
 /** Whether `mac` is the HMAC of `data` under one key, compared in constant time. */
 export type MacCheck = (
@@ -33,6 +33,12 @@ export interface DiagnosisCrypto {
   macCheck(key: Uint8Array, hash: MacHash): Promise<MacCheck>;
   /** The digest of `bytes`. */
   digest(algorithm: ContentDigestAlgorithm, bytes: Uint8Array): Promise<Uint8Array>;
+  /**
+   * The clock the budget's time bound is read on, in milliseconds: the process's CPU time where
+   * there is one (node:crypto's), so that a machine busy with other processes does not end a
+   * diagnosis early; `performance.now` otherwise.
+   */
+  clock?: () => number;
   /** The verdict on a request's RFC 9421 message signature, as a verifier gives it. */
   verifyMessageSignature(
     message: ReceivedMessage,

@@ -7,7 +7,8 @@
  * accept exactly the same headers.
  *
  * `Signature-Input`, `Signature` and `Content-Digest` are RFC 8941/9651 dictionaries: they are
- * parsed and serialized by `structured-headers`, never by a regular expression.
+ * parsed by `structured-headers`, never by a regular expression, and serialized by it or, for the
+ * values every signature has, as it serializes them (canonical-fields.ts).
  *
  * @module
  */
@@ -21,6 +22,7 @@ import {
   serializeInnerList,
   serializeItem,
 } from 'structured-headers';
+import { innerListText, itemText } from './canonical-fields.js';
 import { bytesToBase64, bytesToHex } from './encoding.js';
 import type { TargetUri } from './request-target.js';
 
@@ -188,10 +190,14 @@ export function bodyBytes(body: string | Uint8Array | undefined): Uint8Array | u
 
 /**
  * `sha-256=:<base64>:` (RFC 9530 §2): a dictionary of one byte sequence, written as
- * `structured-headers` writes it (padded standard base64), without building the dictionary.
+ * `structured-headers` writes it (padded standard base64), without building the dictionary;
+ * `digest` as bytes, or already in that base64.
  */
-export function formatContentDigest(algorithm: ContentDigestAlgorithm, digest: Uint8Array): string {
-  return `${algorithm}=:${bytesToBase64(digest)}:`;
+export function formatContentDigest(
+  algorithm: ContentDigestAlgorithm,
+  digest: Uint8Array | string,
+): string {
+  return `${algorithm}=:${typeof digest === 'string' ? digest : bytesToBase64(digest)}:`;
 }
 
 /**
@@ -218,13 +224,16 @@ export function parseContentDigest(
 }
 
 /**
- * Random bytes for nonces, drawn 4 KiB at a time: one `getRandomValues` call costs more on Node
- * than the rest of a signature, so each call serves 409 nonces (Node's own
- * `randomUUID` buffers its entropy the same way). Every byte is used once.
+ * Random bytes for nonces, drawn 4 KiB at a time and kept as hex digits: one `getRandomValues`
+ * call costs more on Node than the rest of a signature, so each call serves 409 nonces (Node's
+ * own `randomUUID` buffers its entropy the same way). Every byte is used once.
  */
-let noncePool = new Uint8Array(0);
+let noncePool = '';
 let noncePoolOffset = 0;
 const nonceRandomBytes = 10;
+/** The milliseconds of the last nonce, and their 12 hex digits. */
+let nonceTime = 0;
+let nonceTimeHex = '';
 
 /**
  * A new signature's nonce: 32 lowercase hex digits, the first 12 the milliseconds since the epoch
@@ -238,13 +247,19 @@ const nonceRandomBytes = 10;
  * random bits per millisecond; a verifier needs nothing of its form.
  */
 export function randomNonce(): string {
-  if (noncePoolOffset + nonceRandomBytes > noncePool.length) {
-    noncePool = globalThis.crypto.getRandomValues(new Uint8Array(4090));
+  if (noncePoolOffset + nonceRandomBytes * 2 > noncePool.length) {
+    // In hex at once: one pass over the pool instead of one small one per nonce.
+    noncePool = bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(4090)));
     noncePoolOffset = 0;
   }
-  const random = noncePool.subarray(noncePoolOffset, noncePoolOffset + nonceRandomBytes);
-  noncePoolOffset += nonceRandomBytes;
-  return Date.now().toString(16).padStart(12, '0') + bytesToHex(random);
+  const random = noncePool.slice(noncePoolOffset, noncePoolOffset + nonceRandomBytes * 2);
+  noncePoolOffset += nonceRandomBytes * 2;
+  const now = Date.now();
+  if (now !== nonceTime) {
+    nonceTime = now;
+    nonceTimeHex = now.toString(16).padStart(12, '0');
+  }
+  return nonceTimeHex + random;
 }
 
 function componentValue(
@@ -292,7 +307,7 @@ export function signatureBase(
   message: Pick<ReceivedMessage, 'method' | 'url' | 'header'>,
   innerList: InnerList,
 ): string {
-  return `${componentLines(message, innerList)}"@signature-params": ${serializeInnerList(innerList)}`;
+  return `${componentLines(message, innerList)}"@signature-params": ${innerListText(innerList)}`;
 }
 
 /** The lines of the signature base before `@signature-params`, each ending with LF. */
@@ -304,7 +319,7 @@ function componentLines(
   const seen = new Set<string>();
   let base = '';
   for (const item of innerList[0]) {
-    const identifier = serializeItem(item);
+    const identifier = itemText(item);
     if (seen.has(identifier)) throw new UnusableComponent();
     seen.add(identifier);
     base += `${identifier}: ${componentValue(item, url, message.method, message.header)}\n`;
@@ -416,27 +431,41 @@ export function prepareSignaturePlanner(options: MessageSignatureOptions): Signa
       ['alg', MESSAGE_SIGNATURE_ALGORITHM],
     ]),
   ]).slice(2);
+  // A client sends to one URL again and again (every create): its path is parsed once.
+  let lastUrl: string | undefined;
+  let lastPath = '';
+  const pathOf = (url: string | URL) => {
+    if (typeof url !== 'string') return url.pathname;
+    if (url !== lastUrl) {
+      lastPath = new URL(url).pathname;
+      lastUrl = url;
+    }
+    return lastPath;
+  };
   return (message, contentDigest) => {
-    const url = typeof message.url === 'string' ? new URL(message.url) : message.url;
+    const path = pathOf(message.url);
     const created = Math.floor(Date.now() / 1000);
     const { names, covered } = contentDigest === undefined ? withoutBody : withBody;
     const signatureParams = `${covered};created=${created};nonce="${randomNonce()}"${keyParams}`;
-    let base = `${names[0]}${message.method}\n${names[1]}${url.pathname}\n`;
+    let base = `${names[0]}${message.method}\n${names[1]}${path}\n`;
     if (contentDigest !== undefined) base += `${names[2]}${contentDigest}\n`;
     base += `"@signature-params": ${signatureParams}`;
     return { label, signatureParams, base, contentDigest };
   };
 }
 
-/** The headers of a planned signature once its MAC is computed. */
+/**
+ * The headers of a planned signature once its MAC is computed: `mac` as bytes, or already in
+ * padded standard base64 (node:crypto's `digest('base64')`, which spares a copy into a Buffer).
+ */
 export function finishMessageSignature(
   plan: SignaturePlan,
-  mac: Uint8Array,
+  mac: Uint8Array | string,
 ): MessageSignatureHeaders {
   const headers: MessageSignatureHeaders = {
     'signature-input': `${plan.label}=${plan.signatureParams}`,
     // A dictionary of one byte sequence, as `structured-headers` writes it.
-    signature: `${plan.label}=:${bytesToBase64(mac)}:`,
+    signature: `${plan.label}=:${typeof mac === 'string' ? mac : bytesToBase64(mac)}:`,
   };
   if (plan.contentDigest !== undefined) headers['content-digest'] = plan.contentDigest;
   return headers;
@@ -543,13 +572,15 @@ export function readMessageSignature(
   if (alg !== undefined && alg !== MESSAGE_SIGNATURE_ALGORITHM) {
     return invalid('unsupported-algorithm');
   }
-  const covered = new Set(innerList[0].map(([name]) => name));
-  const digestCovered = covered.has('content-digest');
-  if (
-    !covered.has('@method') ||
-    !(covered.has('@path') || covered.has('@target-uri')) ||
-    (message.body.length > 0 && !digestCovered)
-  ) {
+  let methodCovered = false;
+  let pathCovered = false;
+  let digestCovered = false;
+  for (const [name] of innerList[0]) {
+    if (name === '@method') methodCovered = true;
+    else if (name === '@path' || name === '@target-uri') pathCovered = true;
+    else if (name === 'content-digest') digestCovered = true;
+  }
+  if (!methodCovered || !pathCovered || (message.body.length > 0 && !digestCovered)) {
     return invalid('missing-required-component');
   }
   const created = params.get('created');

@@ -9,7 +9,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { assertSecretKey, resolveOptions, type SignatureOptions } from './algorithms.js';
 import { nodeDiagnosisCrypto } from './diagnosis-crypto-node.js';
-import { assertMessage, decodeSignature } from './encoding.js';
+import { assertMessage, isWellFormedSignature } from './encoding.js';
 import { bodyText, queryText } from './json.js';
 import type { ReceivedMessage } from './message-signature.js';
 import {
@@ -92,8 +92,9 @@ export function signQuerySync(
 
 /**
  * Synchronous {@link verify}: constant-time check of a presented signature over the raw bytes
- * received. The presented signature is decoded strictly (lowercase hex / canonical base64,
- * exact length) and compared as bytes with `timingSafeEqual`; if it is malformed, a dummy
+ * received. The presented signature must be written strictly (lowercase hex / canonical base64,
+ * exact length: one spelling per MAC) and is compared with the MAC's text by `timingSafeEqual`,
+ * which is comparing the bytes; if it is malformed, a dummy
  * comparison of equal cost still runs so the timing does not tell a malformed signature from
  * a wrong one. Returns false, never throws, for malformed or wrong signatures; throws only
  * for programming or configuration errors, never with the secret or the expected signature
@@ -106,11 +107,13 @@ export function verifySync(
   options?: SignatureOptions,
 ): boolean {
   const { resolved, mac } = hmac(message, secretKey, options);
-  const digest = mac.digest();
-  const presented = decodeSignature(signature, resolved);
-  if (presented === null || presented.length !== digest.length) {
-    timingSafeEqual(digest, digest);
+  // The MAC as text in the configured encoding: a strictly written signature (lowercase hex,
+  // canonical base64, exact length) has one spelling per MAC, so comparing the texts compares
+  // the bytes, without decoding the presented one or copying the MAC into a Buffer first.
+  const expected = Buffer.from(mac.digest(resolved.encoding), 'latin1');
+  if (!isWellFormedSignature(signature, resolved)) {
+    timingSafeEqual(expected, expected);
     return false;
   }
-  return timingSafeEqual(presented, digest);
+  return timingSafeEqual(Buffer.from(signature, 'latin1'), expected);
 }

@@ -12,6 +12,7 @@ export {
   type SignatureEncoding,
   type SignatureOptions,
 } from './algorithms.js';
+export { presentedPublicKey } from './authorization-form.js';
 export {
   type Credentials,
   formatAuthorization,
@@ -44,6 +45,7 @@ export {
   routedTarget,
   type TargetUri,
 } from './request-target.js';
+export { redactSecret } from './secret-redaction.js';
 export {
   WEB_CRYPTO_UNAVAILABLE,
   WebCryptoUnavailableError,

@@ -89,11 +89,17 @@ function signed(
   };
 }
 
+/**
+ * The options of a diagnosis for the test's key pair. The budget's time bound is a backstop for
+ * a busy machine (wall time on Web Crypto): out of the way here, so that the answers compared do
+ * not depend on how busy the machine is, unless a test sets it.
+ */
 const options = (extra: Partial<DiagnoseSignatureOptions> = {}): DiagnoseSignatureOptions => ({
   publicKey: PUBLIC,
   secretKey: SECRET,
   now: NOW,
   ...extra,
+  budget: { maxMilliseconds: 60_000, ...extra.budget },
 });
 
 const sentBody = { length: Buffer.byteLength(PRETTY), sha256: sha256(PRETTY) };
@@ -124,9 +130,7 @@ describe('diagnoseSignature: the Authorization signature', () => {
       { authorization: `${PUBLIC}:${hmac(SECRET, `${PRETTY}\n`)}` },
       {
         cause: 'body-bytes-differ',
-        signedBody: expect.objectContaining({
-          form: 'the bytes received with a final newline added',
-        }),
+        signedBody: expect.objectContaining({ form: 'with a final newline' }),
       },
     ],
     [
@@ -166,9 +170,9 @@ describe('diagnoseSignature: the Authorization signature', () => {
       'the signature in uppercase hex (malformed)',
       { authorization: `${PUBLIC}:${hmac(SECRET, PRETTY).toUpperCase()}` },
       {
-        cause: 'no-known-mistake',
+        cause: 'authorization-malformed',
         explanation: expect.stringMatching(
-          /64 lowercase hexadecimal characters \(HMAC-SHA256, hex\)/,
+          /uppercase hexadecimal: write it in lowercase \(64 lowercase hexadecimal characters \(HMAC-SHA256, hex\)\)\. Written so, the signature is right/,
         ),
       },
     ],
@@ -310,7 +314,10 @@ describe('diagnoseSignature: the message signature', () => {
           'keyid="pk_other"',
         ),
       },
-      { component: { name: 'keyid', problem: 'mismatched', signed: 'pk_other', computed: PUBLIC } },
+      {
+        component: { name: 'keyid', problem: 'mismatched', computed: PUBLIC },
+        explanation: expect.stringMatching(/its keyid is another value, not shown/),
+      },
     ],
     [
       'content-digest not covered',
@@ -471,8 +478,9 @@ describe('diagnoseSignature within its budget', () => {
       const headers = { authorization: `${PUBLIC}:${hmac('another-secret', text)}` };
       const diagnosis = await diagnoseSignatureWith(crypto, request(text, headers), options());
       expect(diagnosis?.cause).toBe('no-known-mistake');
-      // The budget (128 KiB), beside the fingerprint of the body and the MAC that found it wrong.
-      expect(read.bytes).toBeLessThanOrEqual(128 * 1024 + 2 * Buffer.byteLength(text));
+      // The budget (128 KiB), beside the fingerprint of the body, the MAC that found it wrong, and
+      // one MAC or digest of the body per misused key guessed (at most 20).
+      expect(read.bytes).toBeLessThanOrEqual(128 * 1024 + 22 * Buffer.byteLength(text));
       expect(read.candidates).toBeLessThanOrEqual(200);
     },
   );

@@ -93,6 +93,7 @@ export function sentView(sent: SentRequest): Node[] {
 
 /** What each cause means, in a sentence. */
 const headlines: Record<SignatureDiagnosis['cause'], string> = {
+  'authorization-malformed': 'The Authorization header is not written as the server reads it.',
   'body-bytes-differ': 'The signature covers other bytes than those the server received.',
   'key-misused': 'The HMAC was keyed with the wrong key.',
   'signature-base-differs':
@@ -119,7 +120,7 @@ export function diagnosisView(
       h(
         'p',
         {},
-        `It is the HMAC of ${signedBody.length} bytes written ${signedBody.form} (SHA-256 `,
+        `It is the HMAC of ${signedBody.length} bytes (${signedBody.form}; SHA-256 `,
         h('code', {}, signedBody.sha256),
         ').',
       ),

@@ -5,7 +5,8 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { drive } from './load.mjs';
+import { postgresCpuReader, processGroupCpuMicros } from './cpu.mjs';
+import { drive, median } from './load.mjs';
 import {
   createRequest,
   nextUser,
@@ -23,6 +24,8 @@ import {
   startPostgres,
   startPrism,
   startReferenceServer,
+  startValidatorFloor,
+  validatorFloorLabel,
 } from './servers.mjs';
 
 /** How many users each server gets for the update scenario to cycle over. */
@@ -56,17 +59,27 @@ async function probePrism(baseUrl, users) {
 }
 
 /**
- * Starts the servers (those `skip` does not name: prism, postgres, postgres-nondurable, embedded,
- * http-layer) and
+ * Starts the servers (those `skip` does not name: bare-express, validator-floor, prism, postgres,
+ * postgres-nondurable, embedded, http-layer) and
  * returns the scenarios: { id, label, server, operation, run({ warmup }) }, the `notes` to print
  * (what was not measured and why, Prism's probe), and `stop()`.
  *
- * Scenario ids: bare-express:create, http-layer:create|update,
- * embedded:create|update|create-message-signatures,
- * postgres:create|update|create-message-signatures (PostgreSQL's durable defaults, as production runs it),
+ * Each run's result is drive()'s with `cpuPerRequest`, the server's CPU per answered request in µs
+ * (its process group's, from /proc; absent where /proc cannot be read), and on PostgreSQL
+ * `databaseCpuPerRequest`, the cluster's.
+ *
+ * Scenario ids: bare-express:create, validator-floor:create,
+ * http-layer:create|update|create-message-signatures|message-signature-cost,
+ * embedded:create|update|create-message-signatures|message-signature-cost,
+ * postgres:create|update|create-message-signatures|message-signature-cost (PostgreSQL's durable
+ * defaults, as production runs it); a message-signature-cost run gives { cpuCost, differences }
+ * (µs of server CPU per create, see messageSignatureCost) instead of drive()'s result;
  * postgres-nondurable:create|update (fsync off: a figure for comparison only), prism:create|update.
  */
 export async function startHttpScenarios({ connections, duration, skip = new Set(), log }) {
+  /** Pairs and seconds per side of a message signature's cost (see messageSignatureCost). */
+  const costPairs = Number(process.env.BENCH_COST_PAIRS ?? 6);
+  const costWindow = Math.max(1, Math.round(duration / 2));
   const scratch = await mkdtemp(join(tmpdir(), 'institution-api-bench-'));
   const forgetScratch = onInterrupt(() => rm(scratch, { recursive: true, force: true }));
   const stops = [];
@@ -78,44 +91,94 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
     await rm(scratch, { recursive: true, force: true });
     forgetScratch();
   };
-  const add = (server, label, { create, update, messageSignatures = false }) => {
-    const run = (operation, requests, expect) =>
+  /**
+   * The scenarios of one server: `handle` is what started it ({ baseUrl, pid }: its process group's
+   * CPU is read around each run), `databaseCpu` a reader of its database's CPU when it has one.
+   */
+  const add = (
+    server,
+    label,
+    { handle, databaseCpu, create, update, messageSignatures = false },
+  ) => {
+    const scenario = (operation, scenarioLabel, requests, expect) =>
       scenarios.push({
         id: `${server}:${operation}`,
         server,
         operation,
-        label: `${label}: ${operation}`,
-        run: ({ warmup } = {}) =>
-          drive({
-            label: `${label}: ${operation}`,
-            baseUrl: create.baseUrl,
+        label: scenarioLabel,
+        run: async ({ warmup } = {}) => {
+          const cpuBefore = processGroupCpuMicros(handle.pid);
+          const databaseBefore = databaseCpu?.();
+          const result = await drive({
+            label: scenarioLabel,
+            baseUrl: handle.baseUrl,
             requests: requests(),
             connections,
             duration: warmup ?? duration,
             expect,
-          }),
+          });
+          const cpuAfter = processGroupCpuMicros(handle.pid);
+          // Server CPU per answered request, µs: what the rates' ratios cannot tell apart from
+          // the load of other work on the machine.
+          if (cpuBefore !== undefined && cpuAfter !== undefined && result.total > 0) {
+            result.cpuPerRequest = (cpuAfter - cpuBefore) / result.total;
+          }
+          if (databaseBefore !== undefined && result.total > 0) {
+            result.databaseCpuPerRequest = (databaseCpu() - databaseBefore) / result.total;
+          }
+          return result;
+        },
       });
-    run('create', () => [createRequest()], create.expect);
-    if (update) run('update', () => [updateRequest(update.users)], update.expect);
+    scenario('create', `${label}: create`, () => [createRequest()], create.expect);
+    if (update) {
+      scenario('update', `${label}: update`, () => [updateRequest(update.users)], update.expect);
+    }
     // The same server, the same run: creates by the institution whose key pair requires message
     // signatures, signed both ways, side by side with the creates signed with the header alone.
     if (messageSignatures) {
+      scenario(
+        'create-message-signatures',
+        `${label}, message signatures required: create`,
+        () => [createRequest({ messageSignatures: true })],
+        create.expect,
+      );
       scenarios.push({
-        id: `${server}:create-message-signatures`,
+        id: `${server}:message-signature-cost`,
         server,
-        operation: 'create-message-signatures',
-        label: `${label}, message signatures required: create`,
+        operation: 'message-signature-cost',
+        label: `${label}: a message signature's CPU`,
         run: ({ warmup } = {}) =>
-          drive({
-            label: `${label}, message signatures required: create`,
-            baseUrl: create.baseUrl,
-            requests: [createRequest({ messageSignatures: true })],
-            connections,
-            duration: warmup ?? duration,
-            expect: create.expect,
-          }),
+          warmup === undefined ? messageSignatureCost(handle) : Promise.resolve(undefined),
       });
     }
+  };
+
+  /**
+   * The server CPU a message signature adds to a create, taken in pairs: creates signed with the
+   * header alone and creates signed both ways, driven one right after the other for a short
+   * window each (the order alternating from pair to pair), so that both sides of a difference of a
+   * few tens of µs in a few hundred see the same machine; the median of the pairs' differences.
+   */
+  const messageSignatureCost = async (handle) => {
+    const cpuPerCreate = async (messageSignatures) => {
+      const before = processGroupCpuMicros(handle.pid);
+      const result = await drive({
+        label: `${handle.name}: a message signature's CPU`,
+        baseUrl: handle.baseUrl,
+        requests: [createRequest({ messageSignatures })],
+        connections,
+        duration: costWindow,
+        expect: exactly(201),
+      });
+      return (processGroupCpuMicros(handle.pid) - before) / result.total;
+    };
+    const differences = [];
+    for (let pair = 0; pair < costPairs; pair++) {
+      const order = pair % 2 === 0 ? [false, true] : [true, false];
+      const [first, second] = [await cpuPerCreate(order[0]), await cpuPerCreate(order[1])];
+      differences.push(order[0] ? first - second : second - first);
+    }
+    return { cpuCost: median(differences), differences };
   };
 
   /** Starts one server unless skipped; an optional one that fails to start becomes a note. */
@@ -141,7 +204,14 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
     const bare = await serve('bare-express', 'bare Express 5 JSON POST', startBareExpress);
     if (bare)
       add('bare-express', 'bare Express 5 JSON POST', {
-        create: { ...bare, expect: exactly(201) },
+        handle: bare,
+        create: { expect: exactly(201) },
+      });
+    const floor = await serve('validator-floor', validatorFloorLabel, startValidatorFloor);
+    if (floor)
+      add('validator-floor', validatorFloorLabel, {
+        handle: floor,
+        create: { expect: exactly(201) },
       });
 
     for (const [server, label, start] of [
@@ -166,7 +236,9 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
           const postgres = await startPostgres(options);
           if (postgres.unavailable) throw new Error(postgres.unavailable);
           stops.push(() => postgres.stop());
-          return startReferenceServer(`reference server, ${label}`, postgres.url);
+          const handle = await startReferenceServer(`reference server, ${label}`, postgres.url);
+          handle.databaseCpu = postgresCpuReader(new URL(postgres.url).port);
+          return handle;
         },
       ]),
     ]) {
@@ -176,9 +248,11 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
       if (!handle) continue;
       const users = await seedUsers(handle.baseUrl, seededUsers);
       add(server, label, {
-        create: { ...handle, expect: exactly(201) },
+        handle,
+        databaseCpu: handle.databaseCpu,
+        create: { expect: exactly(201) },
         update: { users, expect: exactly(200) },
-        messageSignatures: server === 'embedded' || server === 'postgres',
+        messageSignatures: server !== 'postgres-nondurable',
       });
     }
 
@@ -193,7 +267,8 @@ export async function startHttpScenarios({ connections, duration, skip = new Set
           `a valid update ${probe.update}, a create with an unknown field ${probe.invalid}.`,
       );
       add('prism', `Prism ${prismVersion} mock`, {
-        create: { ...prism, expect: success },
+        handle: prism,
+        create: { expect: success },
         update: { users, expect: success },
       });
     }

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { credentialsEnv, credentialsWithMessageSignaturesEnv } from './requests.mjs';
+import { credentialsWithMessageSignaturesEnv } from './requests.mjs';
 
 /** apps/reference-server/, where `dist/main.js` and `bench/` are. */
 export const packageDir = fileURLToPath(new URL('../../', import.meta.url));
@@ -142,13 +142,29 @@ export function startBareExpress() {
   });
 }
 
-/** The reference server's HTTP layer (createApp) on a Map instead of a database. */
+/** What the validator floor's rows are called. */
+export const validatorFloorLabel = 'bare Express 5 + express-openapi-validator';
+
+/**
+ * Bare Express with this server's validation against the spec, request and response (see
+ * validator-floor.mjs): the floor of the HTTP layer while it validates with express-openapi-validator.
+ */
+export function startValidatorFloor() {
+  return startProcess(validatorFloorLabel, process.execPath, () => ['bench/validator-floor.mjs'], {
+    ready: answering,
+  });
+}
+
+/**
+ * The reference server's HTTP layer (createApp) on a Map instead of a database, with both
+ * institutions of {@link startReferenceServer}.
+ */
 export function startMapStorageServer() {
   return startProcess(
     'HTTP layer on a Map',
     process.execPath,
     () => [...serverHeapFlags, 'bench/map-storage-server.mjs'],
-    { env: credentialsEnv, ready: healthy },
+    { env: credentialsWithMessageSignaturesEnv, ready: healthy },
   );
 }
 

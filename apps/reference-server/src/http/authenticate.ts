@@ -1,6 +1,7 @@
 import { unauthorizedDetail } from '@institution-api/runtime/http';
 import {
   parseAuthorization,
+  presentedPublicKey,
   type SignatureDiagnosis,
   type SignatureOptions,
   verifySync,
@@ -176,8 +177,7 @@ export function authenticate(
     if (header === undefined) return refuse('missing-header', undefined);
     const presented = parseAuthorization(header, signature);
     if (!presented) {
-      const colon = header.indexOf(':');
-      const publicKey = colon > 0 ? header.slice(0, colon) : undefined;
+      const publicKey = presentedPublicKey(header);
       if (!diagnose || publicKey === undefined) return refuse('malformed-header', publicKey);
       // A known key with a signature written otherwise: the sandbox says how it must be written.
       const credential = await findCredential(publicKey);
@@ -196,7 +196,12 @@ export function authenticate(
     const explain = () => diagnosis(presented.publicKey, credential);
     if (!credential || unusable) {
       verifySync(body, presented.signature, 'no-such-institution', signature);
-      return refuse(unusable ?? 'unknown-public-key', presented.publicKey, presented.publicKey);
+      // An unknown key is not logged: it could be a secret sent where the public key goes.
+      return refuse(
+        unusable ?? 'unknown-public-key',
+        presented.publicKey,
+        credential ? presented.publicKey : undefined,
+      );
     }
     if (!verifySync(body, presented.signature, credential.secretKey, signature)) {
       return refuse('wrong-signature', presented.publicKey, presented.publicKey, explain);

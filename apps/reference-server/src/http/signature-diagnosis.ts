@@ -1,9 +1,11 @@
+import { documentedKeyOrders } from '@institution-api/runtime/spec';
 import {
   diagnoseSignature,
   type SignatureDiagnosis,
   type SignatureOptions,
   type TargetUri,
 } from '@institution-api/signing/node';
+import { openapiDocument } from '@institution-api/types';
 import type { Request } from 'express';
 import type { FoundCredential } from '../storage/types.js';
 import { receivedMessage } from './message-signature.js';
@@ -22,14 +24,15 @@ export interface RefusalContext {
   nonceReused?: boolean;
 }
 
+/** The orders of the spec's request bodies: a body signed in one, sent in another, is found. */
+const keyOrders = documentedKeyOrders(openapiDocument);
+
 /**
  * The sandbox's `diagnosis` of a request refused for a known key pair (spec: `Problem.diagnosis`,
  * "Assumptions", "Sandbox: why a signature failed"), by `@institution-api/signing`'s
- * `diagnoseSignature`, from the same request, clock and settings as the checks that refused it:
- * the `./node` entry's, whose MACs on node:crypto cost a fraction of Web Crypto's, within the
- * diagnosis's default budget (a few milliseconds of CPU whatever the body).
- * Never thrown from: a diagnosis that fails is left out (and logged), and the request gets the
- * plain `401`.
+ * `diagnoseSignature` (its node:crypto entry), from the same request, clock and settings as the
+ * checks that refused it. Never thrown from: a diagnosis that fails is left out (and logged), and
+ * the request gets the plain `401`.
  */
 export async function diagnoseRefusal(
   req: Request,
@@ -47,6 +50,7 @@ export async function diagnoseRefusal(
       maxSkewSeconds: maxAgeSeconds,
       messageSignatureRequired: credential.signaturePolicy !== 'any',
       nonceReused,
+      documentedKeyOrders: keyOrders,
     });
   } catch (error) {
     req.log.error({ err: error }, 'signature diagnosis failed');

@@ -84,7 +84,7 @@ const mistakes: [string, Mistake, Record<string, unknown>][] = [
     signedBy(`${compact}\n`, ({ secretKey }) => signSync(compact, secretKey)),
     {
       cause: 'body-bytes-differ',
-      signedBody: { form: 'the bytes received without their final newline' },
+      signedBody: { form: 'without the final newline' },
     },
   ],
   [
@@ -105,7 +105,10 @@ const mistakes: [string, Mistake, Record<string, unknown>][] = [
   [
     'wrote the signature in uppercase hex',
     signedBy(compact, ({ secretKey }) => signSync(compact, secretKey).toUpperCase()),
-    { cause: 'no-known-mistake', explanation: expect.stringMatching(/lowercase hexadecimal/) },
+    {
+      cause: 'authorization-malformed',
+      explanation: expect.stringMatching(/uppercase hexadecimal: write it in lowercase/),
+    },
   ],
   [
     'message signature made an hour ago (created out of the window)',
@@ -153,6 +156,37 @@ const mistakes: [string, Mistake, Record<string, unknown>][] = [
     {
       cause: 'signature-base-differs',
       component: { name: 'signature-input', problem: 'missing' },
+    },
+  ],
+  [
+    'a scheme word before the key (Authorization: HMAC <publicKey>:<signature>)',
+    (server) => {
+      const captured = signedBy(compact, ({ secretKey }) => signSync(compact, secretKey))(server);
+      return {
+        ...captured,
+        headers: { ...captured.headers, authorization: `HMAC ${captured.headers.authorization}` },
+      };
+    },
+    {
+      cause: 'authorization-malformed',
+      explanation: expect.stringMatching(/scheme word "HMAC".*only its form is wrong/),
+    },
+  ],
+  [
+    'the secret key in keyid: named, never repeated',
+    (server) => {
+      const { secretKey } = server.institutions[0] as InstitutionCredential;
+      return server.prepare('POST', path, {
+        body: compact,
+        messageSignature: { keyId: secretKey },
+      });
+    },
+    {
+      cause: 'signature-base-differs',
+      component: { name: 'keyid', problem: 'mismatched' },
+      explanation: expect.stringMatching(
+        /keyid holds this key pair's secret key \(not shown here\)/,
+      ),
     },
   ],
 ];
@@ -230,34 +264,52 @@ describe('a sandbox says why, a production server does not', () => {
   });
 });
 
-test("the spec's example of a diagnosed 401 is what the sandbox answers to its request", async () => {
-  const examples = openapiDocument.components?.examples as Record<string, { value: unknown }>;
-  const example = examples.UnauthorizedDiagnosedProblem?.value;
-  expect(example).toMatchObject({ diagnosis: { cause: 'signature-base-differs' } });
+describe("the spec's examples of a diagnosed 401 are what the sandbox answers to their requests", () => {
   const demo = {
     institution: 'Demo',
     publicKey: 'demo-public-key',
     secretKey: 'demo-secret-key-0123456789abcdef',
   };
-  // The worked example of "Signing requests", an hour after it was signed.
-  const server = await startTestServer({
-    sandboxDiagnosis: true,
-    moreInstitutions: [demo],
-    now: () => 1_767_229_200_000,
-  });
-  try {
-    const body =
-      '{"email":"efua.owusu@example.com","firstName":"Efua","lastName":"Owusu","mobileNumber":"233201234567","ghanaCardNumber":"GHA-555444333-2","monthlyIncome":0}';
-    const answer = await server.send('POST', path, {
-      body,
-      as: demo,
-      messageSignature: { created: 1_767_225_600, nonce: 'bWVzc2FnZS1zaWctbm9uY2U' },
-      messageSignatureUrl: `http://localhost:8080${path}`,
+  // The worked example of "Signing requests".
+  const body =
+    '{"email":"efua.owusu@example.com","firstName":"Efua","lastName":"Owusu","mobileNumber":"233201234567","ghanaCardNumber":"GHA-555444333-2","monthlyIncome":0}';
+  const examples = () => openapiDocument.components?.examples as Record<string, { value: unknown }>;
+
+  test.each<[string, string, SendOptions]>([
+    [
+      'UnauthorizedDiagnosedProblem: sent an hour after it was signed',
+      'signature-base-differs',
+      {
+        body,
+        as: demo,
+        messageSignature: { created: 1_767_225_600, nonce: 'bWVzc2FnZS1zaWctbm9uY2U' },
+        messageSignatureUrl: `http://localhost:8080${path}`,
+      },
+    ],
+    [
+      'UnauthorizedMalformedHeaderProblem: a scheme word before the key',
+      'authorization-malformed',
+      {
+        body,
+        as: null,
+        headers: { authorization: `HMAC demo-public-key:${signSync(body, demo.secretKey)}` },
+      },
+    ],
+  ])('%s', async (name, cause, options) => {
+    const example = examples()[name.slice(0, name.indexOf(':'))]?.value;
+    expect(example).toMatchObject({ diagnosis: { cause } });
+    const server = await startTestServer({
+      sandboxDiagnosis: true,
+      moreInstitutions: [demo],
+      now: () => 1_767_229_200_000,
     });
-    expect(answer.body).toEqual(example);
-  } finally {
-    await server.close();
-  }
+    try {
+      const answer = await server.send('POST', path, options);
+      expect(answer.body).toEqual(example);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 /** No secret key of any institution, nor a signature computed with one, in the answer. */

@@ -10,7 +10,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { DEFAULT_MAX_SKEW_SECONDS } from '@institution-api/signing';
+import { DEFAULT_MAX_SKEW_SECONDS, redactSecret } from '@institution-api/signing';
 import { type CliIo, EXIT } from '../cli-io.js';
 import { httpUrl, requiredEnv, signatureFlags, UsageError } from '../command-line.js';
 import { examine } from './examine.js';
@@ -35,17 +35,21 @@ line, the header lines, an empty line, then the body, as a capture or a proxy's 
 (CRLF or LF line ends; the body framed by Content-Length or chunked). It checks both signatures
 with INSTITUTION_SECRET_KEY, as the service does, and says why one fails, with the cause a
 sandbox's 401 names in its diagnosis:
-  body-bytes-differ        the HMAC is of the same JSON written otherwise (compact, pretty,
-                           keys sorted, a final newline, other escapes): sign the bytes you send
-  key-misused              the HMAC was keyed with the public key, or the secret decoded from
-                           hex or base64, instead of the secret key's UTF-8 bytes
-  signature-base-differs   the message signature: a component missing, stale, reused or
-                           mismatched (created out of the window, a Content-Digest of other
-                           bytes, another @path), with the signature base it computed
+  authorization-malformed  the header is not <publicKey>:<signature>: a scheme word (HMAC,
+                           Bearer), Basic, a space, a prefix (sha256=), another encoding
+  body-bytes-differ        the HMAC is of other bytes: the same JSON written otherwise (layout,
+                           key order, escapes, 2500.0), another charset, or other bytes
+  key-misused              the HMAC was made with something else than the secret key's UTF-8
+                           bytes: the public key, the secret decoded, cut, with a newline or
+                           quotes, empty, swapped with the body, or a hash instead of an HMAC
+  signature-base-differs   the message signature: a component missing, stale, reused,
+                           mismatched or written otherwise, with the signature base it computed
   no-known-mistake         none of these: compare the body's length and SHA-256 with yours
 It prints the request's body bytes (as a JSON string, every byte shown), their length and
-SHA-256, and the signature base. Exit 0: both signatures hold; 1: one does not; 2: the input is
-not a request message, or the command line is wrong.
+SHA-256, and the signature base; it cannot know offline whether the service saw a nonce before,
+nor the key pair's policy, and says so. It names the request's public key only when it is
+INSTITUTION_PUBLIC_KEY, and never prints the secret key. Exit 0: both signatures hold; 1: one
+does not; 2: the input is not a request message, or the command line is wrong.
 
 Options:
   --at UNIX-SECONDS           the clock a message signature's created is checked against
@@ -62,7 +66,8 @@ Options:
 
 Environment:
   INSTITUTION_SECRET_KEY      the secret key of the request's public key (required; never printed)
-  INSTITUTION_PUBLIC_KEY      optional: a warning when the request names another key
+  INSTITUTION_PUBLIC_KEY      optional: the key the report names; a warning when the request
+                              names another (not shown: it could be a secret)
 `;
 }
 
@@ -103,16 +108,26 @@ async function run(args: string[], io: DoctorIo): Promise<number> {
   const required = values['require-message-signature'] === true;
   const secretKey = requiredEnv(io.env, 'INSTITUTION_SECRET_KEY');
 
+  const publicKey = io.env.INSTITUTION_PUBLIC_KEY || undefined;
+  // Nothing printed repeats the secret key, whatever the request carried where.
+  const stderr = (text: string) => io.stderr(redactSecret(text, secretKey));
   const bytes = await input(source, io);
   let examination: Awaited<ReturnType<typeof examine>>;
   try {
     const request = await readHttpRequest(bytes);
     if (request.ignoredTrailingBytes > 0) {
-      io.stderr(
+      stderr(
         `institution-api doctor: note: ${request.ignoredTrailingBytes} byte(s) of line ends after the body, beyond its Content-Length, are not part of it\n`,
       );
     }
-    examination = await examine(request, { secretKey, signature, now, maxAgeSeconds, origin });
+    examination = await examine(request, {
+      secretKey,
+      signature,
+      now,
+      maxAgeSeconds,
+      origin,
+      publicKey,
+    });
   } catch (error) {
     if (error instanceof UnreadableMessage) {
       throw new Error(
@@ -121,17 +136,27 @@ async function run(args: string[], io: DoctorIo): Promise<number> {
     }
     throw error;
   }
-  const publicKey = io.env.INSTITUTION_PUBLIC_KEY;
   const named =
     examination.authorization.status === 'missing'
       ? undefined
       : examination.authorization.publicKey;
   if (publicKey && named !== undefined && named !== publicKey) {
-    io.stderr(
-      `institution-api doctor: warning: the request's Authorization names the key ${named}, not INSTITUTION_PUBLIC_KEY (${publicKey}); it is checked with INSTITUTION_SECRET_KEY all the same\n`,
+    stderr(
+      `institution-api doctor: warning: the request's Authorization names another key than INSTITUTION_PUBLIC_KEY (${publicKey}), not shown (it could be a secret); it is checked with INSTITUTION_SECRET_KEY all the same\n`,
     );
   }
-  io.stdout(report(examination, { now, maxAgeSeconds, required }));
+  io.stdout(
+    redactSecret(
+      report(examination, {
+        now,
+        maxAgeSeconds,
+        required,
+        publicKey,
+        clockGiven: values.at !== undefined,
+      }),
+      secretKey,
+    ),
+  );
   return isValid(examination, required) ? EXIT.ok : EXIT.http;
 }
 

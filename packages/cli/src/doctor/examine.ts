@@ -6,13 +6,14 @@
  *
  * @module
  */
+import { documentedKeyOrders } from '@institution-api/runtime/spec';
 import {
   bodyFingerprint,
   describeMessageSignature,
-  diagnoseSignature,
   type MessageSignatureDescription,
   type MessageSignatureVerdict,
   parseAuthorization,
+  presentedPublicKey,
   type ReceivedMessage,
   routedTarget,
   type SignatureDiagnosis,
@@ -22,7 +23,18 @@ import {
   verify,
   verifyMessageSignature,
 } from '@institution-api/signing';
+import { diagnoseSignature } from '@institution-api/signing/node';
+import { openapiDocument } from '@institution-api/types';
 import { type HttpRequestMessage, UnreadableMessage } from './http-message.js';
+
+/** The orders of the spec's request bodies: a body signed in one, sent in another, is found. */
+const keyOrders = documentedKeyOrders(openapiDocument);
+
+/**
+ * A sandbox's budget, but for its time: offline, on a cold process, the same search may take
+ * longer, and nobody else's refusals wait on it.
+ */
+const budget = { maxMilliseconds: 10_000 };
 
 /** How the doctor checks, as the service is configured. */
 export interface ExamineOptions {
@@ -35,6 +47,8 @@ export interface ExamineOptions {
   maxAgeSeconds: number;
   /** The origin the request was sent to, when not `http://` and its `Host`. */
   origin?: string | undefined;
+  /** INSTITUTION_PUBLIC_KEY, when given: the key a message signature's keyid is looked up by. */
+  publicKey?: string | undefined;
 }
 
 /** The verdict on the `Authorization` signature. */
@@ -94,19 +108,35 @@ export async function examine(
   };
   const header = message.header('authorization');
   const presented = parseAuthorization(header, options.signature);
-  const publicKey =
-    presented?.publicKey ??
-    (header?.includes(':') ? header.slice(0, header.indexOf(':')) : undefined);
+  const named = presented?.publicKey ?? presentedPublicKey(header);
+  // The secret key sent where the public key goes: said, and never used as a key id.
+  const secretAsKey = named?.includes(options.secretKey) === true;
+  const publicKey = secretAsKey ? options.publicKey : (named ?? options.publicKey);
   const diagnosisOptions = {
     publicKey: publicKey ?? '',
     secretKey: options.secretKey,
     signature: options.signature,
     now: options.now,
     maxSkewSeconds: options.maxAgeSeconds,
+    documentedKeyOrders: keyOrders,
+    budget,
   };
   let authorization: AuthorizationFinding;
   if (header === undefined) {
     authorization = { status: 'missing' };
+  } else if (secretAsKey) {
+    authorization = {
+      status: 'invalid',
+      publicKey: undefined,
+      diagnosis: {
+        cause: 'key-misused',
+        signature: 'authorization',
+        key: 'secret-as-public-key',
+        explanation:
+          'The Authorization header carries the secret key where the public key goes: the service knows no such public key and answers 401, and whoever saw this request now holds the secret key. Rotate this key pair, then send Authorization: <publicKey>:<signature>, the public key before the colon; the secret key only keys the HMAC and is never sent.',
+        body: await bodyFingerprint(request.body),
+      },
+    };
   } else if (
     presented &&
     (await verify(request.body, presented.signature, options.secretKey, options.signature))
@@ -119,7 +149,7 @@ export async function examine(
     });
     if (diagnosis === undefined)
       throw new Error('an invalid Authorization signature without a diagnosis');
-    authorization = { status: 'invalid', publicKey, diagnosis };
+    authorization = { status: 'invalid', publicKey: named, diagnosis };
   }
   return {
     method: request.method,
@@ -140,6 +170,8 @@ async function messageSignatureOf(
     now: number;
     maxSkewSeconds: number;
     signature: SignatureOptions;
+    documentedKeyOrders: readonly (readonly string[])[];
+    budget: { maxMilliseconds: number };
   },
 ): Promise<MessageSignatureFinding> {
   const verdict = await verifyMessageSignature(message, {

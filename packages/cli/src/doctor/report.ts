@@ -23,11 +23,31 @@ export function isValid(examination: Examination, required: boolean): boolean {
   );
 }
 
+/** How the report is made: the clock, the window, the policy assumed, the known public key. */
+export interface ReportOptions {
+  now: number;
+  maxAgeSeconds: number;
+  required: boolean;
+  /** INSTITUTION_PUBLIC_KEY: the only key the report names (another could be a secret). */
+  publicKey: string | undefined;
+  /** Whether the clock was given (`--at`), rather than now. */
+  clockGiven?: boolean;
+}
+
+/**
+ * The key an `Authorization` header names, as the report shows it: itself when it is the known
+ * public key, else words (a value in its place could be a secret sent by mistake).
+ */
+function shownKey(named: string | undefined, known: string | undefined): string {
+  if (named === undefined) return 'none';
+  if (named === known) return named;
+  return known === undefined
+    ? 'not shown: set INSTITUTION_PUBLIC_KEY to see it named'
+    : 'not INSTITUTION_PUBLIC_KEY, not shown';
+}
+
 /** The report, as lines of text ending with the verdict. */
-export function report(
-  examination: Examination,
-  options: { now: number; maxAgeSeconds: number; required: boolean },
-): string {
+export function report(examination: Examination, options: ReportOptions): string {
   const { method, target, fingerprint, authorization } = examination;
   const lines = [
     `${method} ${target.pathname}${target.search} (target URI ${target.href})`,
@@ -40,10 +60,12 @@ export function report(
       'Authorization: missing: every request carries Authorization: <publicKey>:<signature>',
     );
   } else if (authorization.status === 'valid') {
-    lines.push(`Authorization (key ${authorization.publicKey}): valid`);
+    lines.push(
+      `Authorization (key ${shownKey(authorization.publicKey, options.publicKey)}): valid`,
+    );
   } else {
     lines.push(
-      `Authorization (key ${authorization.publicKey ?? 'none'}): invalid, ${authorization.diagnosis.cause}`,
+      `Authorization (key ${shownKey(authorization.publicKey, options.publicKey)}): invalid, ${authorization.diagnosis.cause}`,
       ...indent(diagnosisLines(authorization.diagnosis)),
     );
   }
@@ -65,13 +87,13 @@ export function report(
 
 function messageSignatureLines(
   finding: MessageSignatureFinding | undefined,
-  options: { now: number; maxAgeSeconds: number; required: boolean },
+  options: ReportOptions,
 ): string[] {
   if (finding === undefined || finding.verdict.status === 'absent') {
     return [
       options.required
         ? 'message signature: none, and this key pair requires one (Content-Digest, Signature-Input, Signature)'
-        : 'message signature: none (enough for a key pair whose policy is any; one that requires message signatures refuses the request)',
+        : 'message signature: none. This tool cannot know whether the key pair requires one (its policy, which the service keeps): one that does refuses this request. Run it with --require-message-signature to check it as such a key pair.',
     ];
   }
   const { verdict, description, diagnosis, signatureBase } = finding;
@@ -86,6 +108,16 @@ function messageSignatureLines(
     const within = Math.abs(skew) <= options.maxAgeSeconds;
     lines.push(
       `  created ${created} (${isoTime(created)}): ${Math.abs(skew)} s ${skew >= 0 ? 'before' : 'after'} this clock (${options.now}), ${within ? 'within' : 'outside'} ±${options.maxAgeSeconds} s`,
+    );
+    if (!within && skew > 0 && !options.clockGiven) {
+      lines.push(
+        '  (a capture checked later than it was made: --at <the time it was captured> checks it at that time)',
+      );
+    }
+  }
+  if (verdict.status === 'valid') {
+    lines.push(
+      `  nonce ${JSON.stringify(verdict.nonce)}: not checked. This tool cannot know whether the service saw this nonce before: it accepts each nonce once, so a request sent again (a retry with the same headers) is refused; sign every request anew, with a new nonce.`,
     );
   }
   if (diagnosis) lines.push(...indent(diagnosisLines({ ...diagnosis, signatureBase: undefined })));

@@ -68,7 +68,7 @@ async function doctor(text: string, args: string[] = [], env: Record<string, str
   let stdout = '';
   let stderr = '';
   const code = await main(['doctor', file, '--at', String(NOW), ...args], {
-    env: { INSTITUTION_SECRET_KEY: SECRET, ...env },
+    env: { INSTITUTION_PUBLIC_KEY: PUBLIC, INSTITUTION_SECRET_KEY: SECRET, ...env },
     stdout: (chunk) => {
       stdout += chunk;
     },
@@ -213,12 +213,50 @@ describe('institution-api doctor on captured requests', () => {
     expect(required.stdout).toMatch(/none, and this key pair requires one/);
   });
 
-  it('warns when the request names another key than INSTITUTION_PUBLIC_KEY', async () => {
-    const { stderr } = await doctor(message(PRETTY, signed(PRETTY)), [], {
+  it('warns when the request names another key than INSTITUTION_PUBLIC_KEY, not naming it', async () => {
+    const { stdout, stderr } = await doctor(message(PRETTY, signed(PRETTY)), [], {
       INSTITUTION_PUBLIC_KEY: 'pk_someone_else',
     });
     expect(stderr).toMatch(
-      /names the key pk_doctor_0123, not INSTITUTION_PUBLIC_KEY \(pk_someone_else\)/,
+      /names another key than INSTITUTION_PUBLIC_KEY \(pk_someone_else\), not shown \(it could be a secret\)/,
+    );
+    expect(stdout).toMatch(/^Authorization \(key not INSTITUTION_PUBLIC_KEY, not shown\): valid$/m);
+  });
+
+  it('names a key only when it is INSTITUTION_PUBLIC_KEY: another value could be a secret', async () => {
+    const { stdout } = await doctor(message(PRETTY, signed(PRETTY)), [], {
+      INSTITUTION_PUBLIC_KEY: '',
+    });
+    expect(stdout).toMatch(
+      /^Authorization \(key not shown: set INSTITUTION_PUBLIC_KEY to see it named\): valid$/m,
+    );
+  });
+
+  it('says the secret key was sent where the public key goes, never printing it', async () => {
+    const { code, stdout, stderr } = await doctor(
+      message(COMPACT, { Authorization: `${SECRET}:${signSync(COMPACT, SECRET)}` }),
+    );
+    expect(code).toBe(EXIT.http);
+    expect(stdout).toMatch(/invalid, key-misused$/m);
+    expect(stdout).toMatch(/HMAC key used: secret-as-public-key/);
+    expect(stdout).toMatch(
+      /carries the secret key where the public key goes.*Rotate this key pair/,
+    );
+    expect(`${stdout}${stderr}`).not.toContain(SECRET.slice(3, 15));
+  });
+
+  it("says what it cannot know offline: a nonce seen before, a key pair's policy", async () => {
+    const valid = await doctor(message(PRETTY, signed(PRETTY)));
+    expect(valid.code).toBe(EXIT.ok);
+    expect(valid.stdout).toMatch(
+      /nonce "[^"]+": not checked\. This tool cannot know whether the service saw this nonce before/,
+    );
+    const headerOnly = await doctor(
+      message(COMPACT, { Authorization: `${PUBLIC}:${signSync(COMPACT, SECRET)}` }),
+    );
+    expect(headerOnly.code).toBe(EXIT.ok);
+    expect(headerOnly.stdout).toMatch(
+      /cannot know whether the key pair requires one.*--require-message-signature/,
     );
   });
 

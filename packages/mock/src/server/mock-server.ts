@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { maxBodyBytes, problemKinds } from '@institution-api/runtime/http';
 import { defaultShutdownDrainMs, drainable } from '@institution-api/runtime/server-stop';
 import { routedTarget, type TargetUri } from '@institution-api/signing';
+import { diagnoseSignature } from '@institution-api/signing/node';
 import { problemAnswer } from '../service/answers.js';
 import {
   createMockService,
@@ -58,7 +59,7 @@ export interface MockServer {
  * a request that arrives before they have waits for them.
  */
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
-  const service = createMockService(options);
+  const service = createMockService({ diagnose: diagnoseSignature, ...options });
   const host = options.host ?? '127.0.0.1';
   let loading:
     | Promise<(request: Request, routed: RoutedRequest) => Promise<Response | undefined>>

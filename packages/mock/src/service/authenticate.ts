@@ -5,18 +5,24 @@
  *
  * @module
  */
+import { documentedKeyOrders } from '@institution-api/runtime/spec';
 import {
   DEFAULT_MAX_SKEW_SECONDS,
   decideMessageSignature,
   diagnoseSignature,
   parseAuthorization,
+  presentedPublicKey,
   type SignatureDiagnosis,
   type SignatureOptions,
   type TargetUri,
   verify,
   verifyMessageSignature,
 } from '@institution-api/signing';
+import { openapiDocument } from '@institution-api/types';
 import type { MockInstitution } from './institutions.js';
+
+/** The orders of the spec's request bodies: a body signed in one, sent in another, is found. */
+const keyOrders = documentedKeyOrders(openapiDocument);
 
 /** How far a message signature's `created` may be from the clock, by default (seconds). */
 export const defaultMessageSignatureMaxAgeSeconds = DEFAULT_MAX_SKEW_SECONDS;
@@ -44,6 +50,12 @@ export interface AuthenticatorOptions {
    * `Problem.diagnosis`); true by default: the mock is a sandbox.
    */
   signatureDiagnosis?: boolean;
+  /**
+   * The diagnosis run: `@institution-api/signing`'s, on Web Crypto, by default. The mock's server
+   * on Node gives the `./node` entry's (the same answers, its time bound read on CPU time, as the
+   * reference server's), so that a busy machine does not end its diagnoses early.
+   */
+  diagnose?: typeof diagnoseSignature;
 }
 
 /**
@@ -77,7 +89,12 @@ export function createAuthenticator(
   options: AuthenticatorOptions = {},
 ): Authenticator {
   const byPublicKey = new Map(institutions.map((entry) => [entry.publicKey, entry]));
-  const { signature = {}, now = Date.now, signatureDiagnosis: diagnose = true } = options;
+  const {
+    signature = {},
+    now = Date.now,
+    signatureDiagnosis = true,
+    diagnose = diagnoseSignature,
+  } = options;
   const maxAgeSeconds =
     options.messageSignatureMaxAgeSeconds ?? defaultMessageSignatureMaxAgeSeconds;
   /** `publicKey \n nonce` → when it may be forgotten (ms). */
@@ -106,9 +123,9 @@ export function createAuthenticator(
       institution: MockInstitution | undefined,
       nonceReused?: boolean,
     ): Promise<Authentication> =>
-      institution && diagnose
+      institution && signatureDiagnosis
         ? {
-            diagnosis: await diagnoseSignature(message, {
+            diagnosis: await diagnose(message, {
               publicKey: institution.publicKey,
               secretKey: institution.secretKey,
               signature,
@@ -116,15 +133,17 @@ export function createAuthenticator(
               maxSkewSeconds: maxAgeSeconds,
               messageSignatureRequired: institution.messageSignature === 'required',
               nonceReused,
+              documentedKeyOrders: keyOrders,
             }),
           }
         : {};
     const header = request.headers.get('authorization');
     const presented = parseAuthorization(header, signature);
     if (!presented) {
-      // A known key with a signature written otherwise: the sandbox says how it must be written.
-      const colon = header?.indexOf(':') ?? -1;
-      return refused(colon > 0 ? byPublicKey.get(header?.slice(0, colon) ?? '') : undefined);
+      // A known key with a signature written otherwise (a scheme word before it, Basic
+      // credentials, a space): the sandbox says how it must be written.
+      const publicKey = presentedPublicKey(header);
+      return refused(publicKey === undefined ? undefined : byPublicKey.get(publicKey));
     }
     const institution = byPublicKey.get(presented.publicKey);
     if (!institution) {

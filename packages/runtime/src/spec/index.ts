@@ -11,7 +11,8 @@
  * - **a schema without its document**: {@link toJsonSchema} (self-contained JSON Schema);
  * - **operations and their examples**: {@link operationsOf}, {@link operationById},
  *   {@link parametersOf}, {@link requestExamples}, {@link responseExamples},
- *   {@link mediaExamples}, {@link contentOf}.
+ *   {@link mediaExamples}, {@link contentOf};
+ * - **the order of documented bodies' members**: {@link documentedKeyOrders}.
  *
  * @module
  */
@@ -23,6 +24,7 @@ export {
   responseExamples,
 } from './examples.js';
 export { toJsonSchema } from './json-schema.js';
+export { documentedKeyOrders } from './key-orders.js';
 export {
   componentName,
   dereference,
