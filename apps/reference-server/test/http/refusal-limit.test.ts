@@ -9,10 +9,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clientAddress, refusalSlowdown } from '../../src/http/refusal-limit.js';
-import { StorageUnavailableError } from '../../src/storage/health/unavailable.js';
-import type { InstitutionCredential, Storage } from '../../src/storage/types.js';
+import type { InstitutionCredential } from '../../src/storage/types.js';
 import {
   type Answer,
+  cannotCount,
   newUser,
   type SendOptions,
   schemaErrors,
@@ -252,17 +252,6 @@ describe('refused requests, limited per client address', () => {
   });
 
   test('a database that cannot count answers 503 with Retry-After: 1 and no diagnosis', async () => {
-    const cannotCount = (storage: Storage): Storage => ({
-      ...storage,
-      rateLimiter: () => ({
-        consume: () =>
-          Promise.reject(
-            new StorageUnavailableError('PostgreSQL cannot be reached (ECONNREFUSED)', {
-              cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
-            }),
-          ),
-      }),
-    });
     const server = await limited({ perKey: 10, perAddress: 10 }, { wrapStorage: cannotCount });
     try {
       const [alpha] = server.institutions as [InstitutionCredential];
