@@ -19,6 +19,7 @@ import { conformanceBench } from '../packages/conformance/bench/conformance.mjs'
 import { clientScenario } from './client-scenario.mjs';
 import { importBench } from './import-scenario.mjs';
 import { figuresFile, writeFiguresSection } from './lib/figures-file.mjs';
+import { refusalBench } from './refusal-scenario.mjs';
 import { scaleBench, summarize as summarizeScale } from './scale-scenario.mjs';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
@@ -343,6 +344,8 @@ async function main() {
     report('\nThe conformance suite (packages/conformance/bench/conformance.mjs):\n');
     report((await conformanceBench({ runs, log })).join('\n'));
   }
+  // Its own section of bench/figures.md (What a refusal costs), written by refusal-scenario.mjs.
+  if (!skip.has('refusal')) console.log(`\n${(await refusalBench({ runs, log })).join('\n')}`);
   report(`\nTook ${Math.round((Date.now() - started) / 1000)} s.`);
   if (process.env.BENCH_FIGURES !== '0') {
     writeFiguresSection('bench', {

@@ -25,6 +25,7 @@ import {
 } from './http/published-files.js';
 import { rateLimitPerInstitution } from './http/rate-limit.js';
 import { readRawBody } from './http/raw-body.js';
+import { type RefusalLimits, refusalCounter } from './http/refusal-limit.js';
 import { requestContext } from './http/request-context.js';
 import { refuseMalformedHost, routeOnTarget } from './http/request-target.js';
 import { methodNotAllowed, notFound } from './http/routing.js';
@@ -48,8 +49,22 @@ export interface AppDependencies {
   docsPage?: string;
   /** RATE_LIMIT_PER_MINUTE: authenticated requests per institution and minute; none when absent. */
   rateLimitPerMinute?: number;
-  /** RATE_LIMIT_WINDOW_SECONDS (tests only): the window it counts in; a minute when absent. */
+  /**
+   * RATE_LIMIT_WINDOW_SECONDS (tests only): the window it counts in, and the refusal limits; a
+   * minute when absent.
+   */
   rateLimitWindowSeconds?: number;
+  /**
+   * REFUSALS_PER_MINUTE_PER_KEY and REFUSALS_PER_MINUTE_PER_ADDRESS: refused requests allowed per
+   * presented public key and per client address before the `429` (http/refusal-limit.ts); none
+   * when absent (the server's configuration gives its defaults).
+   */
+  refusalLimits?: Omit<RefusalLimits, 'windowSeconds'>;
+  /**
+   * TRUST_PROXY: Express's `trust proxy` (hops, or the proxies' addresses): whose address
+   * `req.ip` is, which the refusal limit counts by. The peer's when absent.
+   */
+  trustProxy?: number | readonly string[];
   /** Told of each request answered 503 because the database is unavailable (storage/health/outage-log.ts). */
   outageLog?: Pick<OutageLog, 'refusedRequest'>;
   /** CORS_ALLOW_ORIGINS: origins a docs page hosted elsewhere may call from; none when absent. */
@@ -87,7 +102,8 @@ export interface AppDependencies {
  * covers is what is routed.
  *
  * Each operation runs, in order: read the raw body (64 KiB at most) → verify the signature over
- * those bytes, then the RFC 9421 message signature when present or required → parse JSON →
+ * those bytes, then the RFC 9421 message signature when present or required (a refusal counted
+ * per client address and public key, with `refusalLimits`: the `429` over a limit) → parse JSON →
  * validate against the spec (express-openapi-validator) → handler, whose response is validated
  * against the spec too. A message signature's nonce is recorded once per key pair in the
  * database by the handler's write, or before any other answer (http/nonce-claims.ts). Unknown
@@ -109,6 +125,7 @@ export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
 
   if (deps.metrics) app.use(recordRequests(deps.metrics));
   app.use(requestContext(app, deps.logger));
@@ -157,6 +174,13 @@ export function createApp(deps: AppDependencies): Express {
     .all(methodNotAllowed(['GET', 'HEAD']));
 
   const claimNonce: Storage['claimNonce'] = (claim) => deps.storage.claimNonce(claim);
+  const refusals =
+    deps.refusalLimits &&
+    refusalCounter(
+      deps.storage,
+      { ...deps.refusalLimits, windowSeconds: deps.rateLimitWindowSeconds },
+      deps.logger,
+    );
   const authenticatedOperation = [
     readRawBody(),
     // One clock for a key's expiry and its cached lookup.
@@ -164,6 +188,7 @@ export function createApp(deps: AppDependencies): Express {
       ...(deps.signature ? { signature: deps.signature } : {}),
       ...(deps.now ? { now: deps.now } : {}),
       diagnose: deps.sandboxDiagnosis === true,
+      refusals,
       ...(deps.messageSignatureMaxAgeSeconds === undefined
         ? {}
         : { messageSignatureMaxAgeSeconds: deps.messageSignatureMaxAgeSeconds }),

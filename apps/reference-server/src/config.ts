@@ -12,11 +12,26 @@ import {
 import { parseInstitutionCredentials } from './credentials/parse-institution-credentials.js';
 import { defaultMessageSignatureMaxAgeSeconds } from './http/message-signature.js';
 import { rateLimitWindowSeconds } from './http/rate-limit.js';
+import { defaultRefusalLimits } from './http/refusal-limit.js';
 import { defaultDataDir, isPostgresUrl, parseDatabaseUrl } from './storage/open-storage.js';
 import type { InstitutionCredential } from './storage/types.js';
 
+/**
+ * Whether NODE_ENV means production: `production` or `prod` in any letter case (`Production`,
+ * `PROD`), so that a value meant as production never leaves the sandbox's diagnosis, its forced
+ * answers and its demo institution on. Any other value, or none, is the sandbox `npm start` gives.
+ */
+export function isProductionNodeEnv(value: string | undefined): boolean {
+  return /^(?:production|prod)$/i.test(value?.trim() ?? '');
+}
+
 /** The server's whole configuration; it comes from the environment only (twelve-factor). */
 export interface Config {
+  /**
+   * NODE_ENV is production ({@link isProductionNodeEnv}): no demo institution, no sandbox
+   * diagnosis or forced answers unless asked for, no RATE_LIMIT_WINDOW_SECONDS.
+   */
+  production: boolean;
   /** PORT: 0–65535, default 8080 (0 picks a free port). */
   port: number;
   /**
@@ -63,6 +78,22 @@ export interface Config {
    * NODE_ENV=production, where the limit is the minute its name says.
    */
   rateLimitWindowSeconds: number;
+  /**
+   * REFUSALS_PER_MINUTE_PER_KEY (default 300) and REFUSALS_PER_MINUTE_PER_ADDRESS (default 1,200):
+   * the requests refused for their signature that one presented public key, and one client
+   * address, may have per minute before the server answers 429 with Retry-After, and no
+   * diagnosis (spec Assumptions, "Rate limits"; http/refusal-limit.ts). On by default, in
+   * production as in the sandbox; 0 turns one off. A request whose signatures verify is never
+   * counted.
+   */
+  refusalLimits: { perKey: number | undefined; perAddress: number | undefined };
+  /**
+   * TRUST_PROXY: the proxies in front of the server whose `X-Forwarded-For` says the client's
+   * address, which the refusal limit counts by: a number of hops (1 to 10), or the proxies'
+   * addresses and CIDR ranges, comma-separated (`loopback`, `linklocal` and `uniquelocal` name
+   * Express's ranges). Unset (the default): the peer's address, `X-Forwarded-For` ignored.
+   */
+  trustProxy: number | string[] | undefined;
   /**
    * CORS_ALLOW_ORIGINS: the origins (`https://docs.example.com`), comma-separated, that a docs
    * page hosted elsewhere may call the API from; unset (the default): no CORS at all, since the
@@ -156,7 +187,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   };
 
+  const production = isProductionNodeEnv(read('NODE_ENV'));
   const config: Config = {
+    production,
     port: check(() => parsePort(read('PORT')), 8080),
     host: check(() => parseHost(read('HOST')), '127.0.0.1'),
     databaseUrl: check(() => {
@@ -200,19 +233,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }, undefined),
     rateLimitWindowSeconds: check(() => {
       const value = read('RATE_LIMIT_WINDOW_SECONDS');
-      if (value !== undefined && read('NODE_ENV') === 'production') {
+      if (value !== undefined && production) {
         throw new Error(
           'RATE_LIMIT_WINDOW_SECONDS is for tests: it cannot be set with NODE_ENV=production, where the window is a minute.',
         );
       }
       return integerIn('RATE_LIMIT_WINDOW_SECONDS', value, 1, 60, rateLimitWindowSeconds);
     }, rateLimitWindowSeconds),
+    refusalLimits: {
+      perKey: check(
+        () =>
+          limitOrOff(
+            'REFUSALS_PER_MINUTE_PER_KEY',
+            read('REFUSALS_PER_MINUTE_PER_KEY'),
+            defaultRefusalLimits.perKey,
+          ),
+        defaultRefusalLimits.perKey,
+      ),
+      perAddress: check(
+        () =>
+          limitOrOff(
+            'REFUSALS_PER_MINUTE_PER_ADDRESS',
+            read('REFUSALS_PER_MINUTE_PER_ADDRESS'),
+            defaultRefusalLimits.perAddress,
+          ),
+        defaultRefusalLimits.perAddress,
+      ),
+    },
+    trustProxy: check(() => parseTrustProxy(read('TRUST_PROXY')), undefined),
     corsAllowOrigins: check(() => parseOrigins(read('CORS_ALLOW_ORIGINS')), []),
     publicOrigin: check(() => parsePublicOrigin(read('PUBLIC_ORIGIN')), undefined),
     metricsPort: check(() => parseMetricsPort(read('METRICS_PORT'), read('PORT')), undefined),
     sandboxPrefer: check(() => {
       const value = oneOf('SANDBOX_PREFER', read('SANDBOX_PREFER'), ['1', '0'], 'unset' as const);
-      return value === 'unset' ? read('NODE_ENV') !== 'production' : value === '1';
+      return value === 'unset' ? !production : value === '1';
     }, false),
     sandboxDiagnosis: check(() => {
       const value = oneOf(
@@ -221,9 +275,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ['1', '0'],
         'unset' as const,
       );
-      return value === 'unset' ? read('NODE_ENV') !== 'production' : value === '1';
+      return value === 'unset' ? !production : value === '1';
     }, false),
-    demoInstitution: read('NODE_ENV') !== 'production',
+    demoInstitution: !production,
     encryptionKeys: {},
   };
   try {
@@ -313,6 +367,33 @@ function integerIn(
     throw new Error(`${name} must be an integer from ${min} to ${max}, not "${value}".`);
   }
   return number;
+}
+
+/** A limit per minute, 0 to 1,000,000: 0 is off (undefined), unset is `fallback`. */
+function limitOrOff(name: string, value: string | undefined, fallback: number): number | undefined {
+  const limit = integerIn(name, value, 0, 1e6, fallback);
+  return limit === 0 ? undefined : limit;
+}
+
+/** Express's named ranges of addresses, which TRUST_PROXY may name. */
+const namedRanges = ['loopback', 'linklocal', 'uniquelocal'];
+
+function parseTrustProxy(value: string | undefined): number | string[] | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value)) return integerIn('TRUST_PROXY', value, 1, 10, 1);
+  const entries = value.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, more] = entry.split('/');
+    const ip = isIP(address ?? '');
+    const prefix =
+      bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (ip === 4 ? 32 : 128));
+    if (!namedRanges.includes(entry) && (ip === 0 || !prefix || more !== undefined)) {
+      throw new Error(
+        `TRUST_PROXY must be a number of proxies (1 to 10), or addresses and CIDR ranges, comma-separated (${namedRanges.join(', ')} name ranges), not "${value}".`,
+      );
+    }
+  }
+  return entries;
 }
 
 function parseHost(value: string | undefined): string {

@@ -26,6 +26,9 @@ import type { InstitutionCredential, Storage } from './storage/types.js';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // NODE_ENV=Production or prod is production here (config.ts): the libraries that read it
+  // themselves (Express) are told so in the one spelling they know.
+  if (config.production) process.env.NODE_ENV = 'production';
   const logger = createLogger({ level: config.logLevel });
   // A reader of stdout that has gone must not end the server (the banner is written there).
   process.stdout.on('error', () => {});
@@ -105,6 +108,8 @@ async function serve(
       messageSignatureMaxAgeSeconds: config.messageSignatureMaxAgeSeconds,
       rateLimitPerMinute: config.rateLimitPerMinute,
       rateLimitWindowSeconds: config.rateLimitWindowSeconds,
+      refusalLimits: config.refusalLimits,
+      ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
       corsAllowOrigins: config.corsAllowOrigins,
       sandboxPrefer: config.sandboxPrefer,
       sandboxDiagnosis: config.sandboxDiagnosis,

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../src/config.js';
 describe('loadConfig', () => {
   test('defaults: port 8080 on 127.0.0.1, embedded database, info, sha256/hex', () => {
     expect(loadConfig({})).toEqual({
+      production: false,
       port: 8080,
       host: '127.0.0.1',
       databaseUrl: undefined,
@@ -14,6 +15,8 @@ describe('loadConfig', () => {
       shutdownDrainMs: 10_000,
       rateLimitPerMinute: undefined,
       rateLimitWindowSeconds: 60,
+      refusalLimits: { perKey: 300, perAddress: 1_200 },
+      trustProxy: undefined,
       corsAllowOrigins: [],
       publicOrigin: undefined,
       metricsPort: undefined,
@@ -23,6 +26,34 @@ describe('loadConfig', () => {
       encryptionKeys: {},
     });
   });
+
+  test.each([
+    ['production', true],
+    ['Production', true],
+    ['PRODUCTION', true],
+    ['prod', true],
+    ['PROD', true],
+    [' Prod ', true],
+    ['development', false],
+    ['test', false],
+    ['staging', false],
+    ['productions', false],
+    ['', false],
+  ])(
+    'NODE_ENV=%j is production: %s (no demo, no diagnosis, no forced answers, no test window)',
+    (nodeEnv, production) => {
+      const config = loadConfig({ NODE_ENV: nodeEnv });
+      expect(config).toMatchObject({
+        production,
+        demoInstitution: !production,
+        sandboxDiagnosis: !production,
+        sandboxPrefer: !production,
+      });
+      const window = () => loadConfig({ NODE_ENV: nodeEnv, RATE_LIMIT_WINDOW_SECONDS: '5' });
+      if (production) expect(window).toThrow('RATE_LIMIT_WINDOW_SECONDS is for tests');
+      else expect(window().rateLimitWindowSeconds).toBe(5);
+    },
+  );
 
   test('the demo institution: under npm start, never with NODE_ENV=production', () => {
     expect(loadConfig({ NODE_ENV: 'development' }).demoInstitution).toBe(true);
@@ -69,6 +100,9 @@ describe('loadConfig', () => {
         MESSAGE_SIGNATURE_MAX_AGE_SECONDS: '120',
         SHUTDOWN_DRAIN_MS: '2500',
         RATE_LIMIT_PER_MINUTE: '120',
+        REFUSALS_PER_MINUTE_PER_KEY: '30',
+        REFUSALS_PER_MINUTE_PER_ADDRESS: '0',
+        TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::1',
         CORS_ALLOW_ORIGINS: 'https://docs.example.com, http://localhost:8081',
         PUBLIC_ORIGIN: 'https://api.example.com',
         METRICS_PORT: '9464',
@@ -76,6 +110,7 @@ describe('loadConfig', () => {
         CREDENTIALS_ENCRYPTION_KEY_PREVIOUS: previous.toString('base64'),
       }),
     ).toEqual({
+      production: false,
       port: 0,
       host: '0.0.0.0',
       databaseUrl: 'postgres://db.example/users',
@@ -86,6 +121,8 @@ describe('loadConfig', () => {
       shutdownDrainMs: 2500,
       rateLimitPerMinute: 120,
       rateLimitWindowSeconds: 60,
+      refusalLimits: { perKey: 30, perAddress: undefined },
+      trustProxy: ['loopback', '10.0.0.0/8', 'fd00::1'],
       corsAllowOrigins: ['https://docs.example.com', 'http://localhost:8081'],
       publicOrigin: 'https://api.example.com',
       metricsPort: 9464,
@@ -108,6 +145,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '0', METRICS_PORT: '0' }).metricsPort).toBe(0);
     expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '0' }).rateLimitPerMinute).toBeUndefined();
     expect(loadConfig({ RATE_LIMIT_WINDOW_SECONDS: '2' }).rateLimitWindowSeconds).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ NODE_ENV: 'production' }).refusalLimits).toEqual({
+      perKey: 300,
+      perAddress: 1_200,
+    });
     expect(loadConfig({ PORT: '', LOG_LEVEL: ' ' }).port).toBe(8080);
     expect(loadConfig({ HOST: '::' }).host).toBe('::');
     expect(loadConfig({ HOST: 'api.internal' }).host).toBe('api.internal');
@@ -121,6 +163,17 @@ describe('loadConfig', () => {
     [{ SHUTDOWN_DRAIN_MS: '10s' }, 'SHUTDOWN_DRAIN_MS must be an integer from 0 to 600000'],
     [{ SHUTDOWN_DRAIN_MS: '600001' }, 'SHUTDOWN_DRAIN_MS must be an integer from 0 to 600000'],
     [{ RATE_LIMIT_PER_MINUTE: '-5' }, 'RATE_LIMIT_PER_MINUTE must be an integer from 0 to 1000000'],
+    [
+      { REFUSALS_PER_MINUTE_PER_KEY: 'many' },
+      'REFUSALS_PER_MINUTE_PER_KEY must be an integer from 0 to 1000000, not "many".',
+    ],
+    [
+      { REFUSALS_PER_MINUTE_PER_ADDRESS: '2000000' },
+      'REFUSALS_PER_MINUTE_PER_ADDRESS must be an integer from 0 to 1000000',
+    ],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY must be a number of proxies (1 to 10), or addresses'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY must be a number of proxies'],
+    [{ TRUST_PROXY: '11' }, 'TRUST_PROXY must be an integer from 1 to 10'],
     [
       { RATE_LIMIT_WINDOW_SECONDS: '0' },
       'RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 60',

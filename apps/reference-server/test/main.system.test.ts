@@ -90,48 +90,51 @@ describe('node dist/main.js', () => {
     }
   });
 
-  test('NODE_ENV=production on an empty database: no key pair, one line saying how to issue one, 401', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'reference-server-production-'));
-    try {
-      const server = await startBuiltServer({ DATABASE_URL: dir, NODE_ENV: 'production' });
+  test.each(['production', 'Production', 'prod'])(
+    'NODE_ENV=%s on an empty database: no key pair, one line saying how to issue one, 401',
+    async (nodeEnv) => {
+      const dir = await mkdtemp(join(tmpdir(), 'reference-server-production-'));
       try {
-        // The banner is written at once, the log lines within the logger's periodic flush.
-        await waitFor(() => server.stdout().includes('credentials issue'), {
-          timeoutMs: 10_000,
-          message: 'the warning of no institution',
-        });
-        const out = server.stdout();
-        expect(out).not.toMatch(/public key:|secret key:|curl /);
-        const lines = out.split('\n').filter((line) => line.includes('credentials issue'));
-        expect(lines).toHaveLength(1);
-        expect(JSON.parse(lines[0] ?? '')).toMatchObject({
-          level: 'warn',
-          msg: expect.stringContaining('INSTITUTION_CREDENTIALS'),
-        });
-        // Any key at all, the demo's way of signing included: nothing is accepted.
-        const request = signedRequest(
-          'POST',
-          `${server.baseUrl}/api/v1/external/users`,
-          credential,
-          { body: exampleUser(), messageSignature: false },
-        );
-        const answer = await fetch(request.url, request);
-        expect(answer.status).toBe(401);
+        const server = await startBuiltServer({ DATABASE_URL: dir, NODE_ENV: nodeEnv });
+        try {
+          // The banner is written at once, the log lines within the logger's periodic flush.
+          await waitFor(() => server.stdout().includes('credentials issue'), {
+            timeoutMs: 10_000,
+            message: 'the warning of no institution',
+          });
+          const out = server.stdout();
+          expect(out).not.toMatch(/public key:|secret key:|curl /);
+          const lines = out.split('\n').filter((line) => line.includes('credentials issue'));
+          expect(lines).toHaveLength(1);
+          expect(JSON.parse(lines[0] ?? '')).toMatchObject({
+            level: 'warn',
+            msg: expect.stringContaining('INSTITUTION_CREDENTIALS'),
+          });
+          // Any key at all, the demo's way of signing included: nothing is accepted.
+          const request = signedRequest(
+            'POST',
+            `${server.baseUrl}/api/v1/external/users`,
+            credential,
+            { body: exampleUser(), messageSignature: false },
+          );
+          const answer = await fetch(request.url, request);
+          expect(answer.status).toBe(401);
+        } finally {
+          server.child.kill('SIGTERM');
+          expect(await server.exited).toBe(0);
+        }
+        const storage = await openStorage(dir, { defaultDataDir: '/nonexistent' });
+        try {
+          expect(await storage.listCredentials()).toEqual([]);
+          expect(await storage.countInstitutions()).toBe(0);
+        } finally {
+          await storage.close();
+        }
       } finally {
-        server.child.kill('SIGTERM');
-        expect(await server.exited).toBe(0);
+        await rm(dir, { recursive: true, force: true });
       }
-      const storage = await openStorage(dir, { defaultDataDir: '/nonexistent' });
-      try {
-        expect(await storage.listCredentials()).toEqual([]);
-        expect(await storage.countInstitutions()).toBe(0);
-      } finally {
-        await storage.close();
-      }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 
   test('INSTITUTION_CREDENTIALS are provisioned and no demo is made', async () => {
     const server = await startBuiltServer({

@@ -9,8 +9,14 @@
  *   attacker points at 127.0.0.1 (DNS rebinding) sends its own name in `Host`: `421`;
  * - an `Origin` header, which browsers send with every cross-origin request and every POST or
  *   PUT, must be an origin of the listener itself (`http://` and an authority above) or one it
- *   was given (`--allow-origin`): a page of any other site that calls it by address is `403`.
- *   Tools that are not browsers send no `Origin`.
+ *   was given (`--allow-origin`): a page of any other site that calls it by address is `403`,
+ *   whatever the method;
+ * - `Sec-Fetch-Site` (Fetch Metadata), which browsers send with every request, `<img>`,
+ *   `<script>` and `<form>` ones included (those GETs carry no `Origin`), must not be
+ *   `cross-site` or `same-site` (a page of another port of this machine is `same-site`), unless
+ *   the request's `Origin` is one given with `--allow-origin`: `403`. `same-origin` and `none`
+ *   (typed in the address bar) are the listener's own. Tools that are not browsers send neither
+ *   header.
  *
  * A refused request gets neither signed nor forwarded.
  *
@@ -36,7 +42,11 @@ export interface ListenerNames {
 export interface AddressedRequest {
   /** The request target, as on the request line. */
   url?: string | undefined;
-  headers: { host?: string | undefined; origin?: string | undefined };
+  headers: {
+    host?: string | undefined;
+    origin?: string | undefined;
+    'sec-fetch-site'?: string | undefined;
+  };
 }
 
 /** Why a request is not the listener's: its answer, and words for a log line. */
@@ -170,6 +180,17 @@ export function addresseeCheck(names: ListenerNames): (request: AddressedRequest
           },
         };
       }
+    }
+    const site = request.headers['sec-fetch-site']?.toLowerCase();
+    if ((site === 'cross-site' || site === 'same-site') && !(origin && origins.has(origin))) {
+      return {
+        refusal: {
+          status: 403,
+          title: 'Origin not allowed',
+          detail: `${label} answers only pages of its own origin or of an origin given with --allow-origin; this request comes from a page of another ${site === 'same-site' ? 'origin of the same site' : 'site'} (Sec-Fetch-Site: ${site}).`,
+          refused: `Sec-Fetch-Site "${site}"${origin === undefined ? '' : ` from Origin ${JSON.stringify(origin)}`}`,
+        },
+      };
     }
     if (!absolute) return { target: requestTarget };
     const rest = absolute[3] ?? '';

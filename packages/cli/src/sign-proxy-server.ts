@@ -14,7 +14,8 @@
  *
  * It signs only what is addressed to it ({@link addresseeCheck}): a request whose `Host` (or
  * absolute-form target) is not one of its own names is answered `421`, one from a web page of
- * another origin `403`, unsigned and unforwarded, so that a page of any site cannot have
+ * another origin or site (`Origin`, `Sec-Fetch-Site`) `403`, whatever its method, unsigned and
+ * unforwarded, so that a page of any site cannot have
  * requests signed through it (DNS rebinding, cross-site requests). It sends to its target only:
  * the request's path is appended to the target's ({@link forwardedPath}), and a path that reads
  * as another host or climbs out of the target's path is answered `400`, unsigned and unforwarded.

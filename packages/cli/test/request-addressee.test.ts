@@ -38,6 +38,30 @@ describe('addresseeCheck', () => {
     else expect(addressed.refusal?.status).toBe(want);
   });
 
+  it.each([
+    // [Sec-Fetch-Site, Origin, the target it reads, or the status it refuses with]
+    // A cross-site <img> or <script>: no Origin, for any method a page can make.
+    ['cross-site', undefined, 403],
+    // A page of another port of this machine: the same site, another origin.
+    ['same-site', undefined, 403],
+    ['Cross-Site', undefined, 403],
+    ['cross-site', 'http://127.0.0.1:8091', 403],
+    // A page of an origin given with --allow-origin is cross-site, and allowed.
+    ['cross-site', 'https://docs.example.com', '/x'],
+    ['same-origin', 'http://127.0.0.1:8091', '/x'],
+    // Typed in the address bar, or a bookmark.
+    ['none', undefined, '/x'],
+    // Tools that are not browsers send neither.
+    [undefined, undefined, '/x'],
+  ] as const)('Sec-Fetch-Site %s, Origin %s: %s (the method is not read)', (site, origin, want) => {
+    const addressed = check({
+      url: '/x',
+      headers: { host: '127.0.0.1:8091', origin, 'sec-fetch-site': site },
+    });
+    if (typeof want === 'string') expect(addressed).toEqual({ target: want });
+    else expect(addressed.refusal?.status).toBe(want);
+  });
+
   it('names what it refused, in words for the answer and for a log line', () => {
     expect(check({ url: '/x', headers: { host: 'attacker.example' } }).refusal).toEqual({
       status: 421,
@@ -50,5 +74,15 @@ describe('addresseeCheck', () => {
       check({ url: '/x', headers: { host: 'localhost:8091', origin: 'https://evil.example' } })
         .refusal?.refused,
     ).toBe('Origin "https://evil.example"');
+    expect(
+      check({ url: '/x', headers: { host: 'localhost:8091', 'sec-fetch-site': 'cross-site' } })
+        .refusal,
+    ).toEqual({
+      status: 403,
+      title: 'Origin not allowed',
+      detail:
+        'This listener answers only pages of its own origin or of an origin given with --allow-origin; this request comes from a page of another site (Sec-Fetch-Site: cross-site).',
+      refused: 'Sec-Fetch-Site "cross-site"',
+    });
   });
 });

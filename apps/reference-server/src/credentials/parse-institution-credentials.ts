@@ -1,16 +1,11 @@
 import type { InstitutionCredential, SignaturePolicy } from '../storage/types.js';
+import { maxPublicKeyLength, publicKeyPattern } from './public-key-bounds.js';
 
 /** The environment variable the credentials come from (spec Assumptions, "Credentials"). */
 const source = 'INSTITUTION_CREDENTIALS';
 
 /** Shorter secrets are too easy to guess; generateCredential issues 43 random characters. */
 export const minimumSecretKeyLength = 16;
-
-/**
- * A public key travels in the Authorization header before a colon (spec Assumptions, "Signature"): visible
- * ASCII without ':'.
- */
-const publicKeyPattern = /^[\x21-\x39\x3b-\x7e]+$/;
 
 const fields = ['institution', 'publicKey', 'secretKey'] as const;
 
@@ -77,6 +72,8 @@ export function parseInstitutionCredentials(json: string): InstitutionCredential
     const { institution, publicKey, secretKey } = record;
     if (typeof publicKey === 'string' && publicKey !== '' && !publicKeyPattern.test(publicKey)) {
       problems.push(`${at}.publicKey must be visible ASCII characters without ":".`);
+    } else if (typeof publicKey === 'string' && publicKey.length > maxPublicKeyLength) {
+      problems.push(`${at}.publicKey must be at most ${maxPublicKeyLength} characters.`);
     }
     if (typeof secretKey === 'string' && secretKey.trim() !== '') {
       if (secretKey.length < minimumSecretKeyLength) {

@@ -16,6 +16,7 @@ import {
   receivedMessage,
 } from './message-signature.js';
 import { HttpProblem, problemKinds } from './problem.js';
+import type { RefusalCounter } from './refusal-limit.js';
 import { diagnoseRefusal } from './signature-diagnosis.js';
 
 /** The institution a request was signed by, for the operations that follow authentication. */
@@ -35,10 +36,11 @@ declare global {
        */
       unclaimedNonce?: NonceClaim;
       /**
-       * Set by {@link authenticate} in the sandbox beside `unclaimedNonce`: the diagnosis of the
-       * request should its nonce turn out to be reused (nonce-claims.ts).
+       * Set by {@link authenticate} beside `unclaimedNonce`: the refusal of the request should its
+       * nonce turn out to be reused (nonce-claims.ts), counted as every refusal is and, in the
+       * sandbox, with its diagnosis.
        */
-      diagnoseReplay?: () => Promise<SignatureDiagnosis | undefined>;
+      refuseReplay?: () => Promise<HttpProblem>;
     }
   }
 }
@@ -68,6 +70,11 @@ export interface AuthenticateOptions {
    * (signature-diagnosis.ts); off by default, as in production.
    */
   diagnose?: boolean;
+  /**
+   * Counts each refusal, before any costly work on it (refusal-limit.ts): over a limit, the `429`
+   * it gives is answered instead of the `401`, with no diagnosis. None: refusals are not limited.
+   */
+  refusals?: RefusalCounter | undefined;
 }
 
 /**
@@ -96,8 +103,13 @@ export interface AuthenticateOptions {
  * With `diagnose` (the sandbox), a refusal for a key pair that is known and usable (neither
  * expired nor revoked) also says why, in the 401's `diagnosis` (spec: `Problem.diagnosis`): a
  * malformed header whose key is such a pair's, a wrong signature, a refused message signature,
- * and (through `res.locals.diagnoseReplay`) a reused nonce. An unknown, expired or revoked key
+ * and (through `res.locals.refuseReplay`) a reused nonce. An unknown, expired or revoked key
  * gets the plain 401, as everything does without `diagnose`.
+ *
+ * With `refusals`, every refusal is counted first, against the client's address and the public
+ * key it presents, known or not (refusal-limit.ts); over a limit it is answered with that `429`
+ * instead, and gets no diagnosis, nor does one paced for coming too fast. A request whose
+ * signatures verify is never counted there: the accepted path costs nothing more.
  */
 export function authenticate(
   findCredential: CredentialLookup,
@@ -109,14 +121,38 @@ export function authenticate(
     now = Date.now,
     messageSignatureMaxAgeSeconds = defaultMessageSignatureMaxAgeSeconds,
     diagnose = false,
+    refusals,
   } = options;
   return async (req, res, next) => {
     const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const refuse = (
+    /**
+     * The answer to a refusal: counted first, against the key the request `presented` (known or
+     * not); over a limit, its `429`; else the `401`, with `explain()`'s diagnosis in the sandbox
+     * and `logged` as the public key in the log.
+     */
+    const refusal = async (
       reason: AuthenticationFailure,
-      publicKey?: string,
-      diagnosis?: SignatureDiagnosis,
-    ) => next(unauthenticated(req, reason, publicKey, diagnosis));
+      presented: string | undefined,
+      logged?: string,
+      explain?: () => Promise<SignatureDiagnosis | undefined>,
+    ): Promise<HttpProblem> => {
+      const counted = await refusals?.(req, res, presented);
+      if (counted?.over) {
+        req.log.debug(
+          { reason, publicKey: logged?.slice(0, 100) },
+          'authentication failed, limited',
+        );
+        return counted.over;
+      }
+      const diagnosis = counted?.paced ? undefined : await explain?.();
+      return unauthenticated(req, reason, logged, diagnosis);
+    };
+    const refuse = async (
+      reason: AuthenticationFailure,
+      presented: string | undefined,
+      logged?: string,
+      explain?: () => Promise<SignatureDiagnosis | undefined>,
+    ) => next(await refusal(reason, presented, logged, explain));
     const target = res.locals.target;
     if (!target) throw new Error('authenticate runs after routeOnTarget (http/request-target.ts)');
     const at = now();
@@ -138,17 +174,15 @@ export function authenticate(
         : undefined;
 
     const header = req.get('authorization');
-    if (header === undefined) return refuse('missing-header');
+    if (header === undefined) return refuse('missing-header', undefined);
     const presented = parseAuthorization(header, signature);
     if (!presented) {
-      if (!diagnose) return refuse('malformed-header');
-      // A known key with a signature written otherwise: the sandbox says how it must be written.
       const publicKey = presentedPublicKey(header);
-      const credential = publicKey === undefined ? undefined : await findCredential(publicKey);
-      return refuse(
-        'malformed-header',
-        credential ? publicKey : undefined,
-        publicKey === undefined ? undefined : await diagnosis(publicKey, credential),
+      if (!diagnose || publicKey === undefined) return refuse('malformed-header', publicKey);
+      // A known key with a signature written otherwise: the sandbox says how it must be written.
+      const credential = await findCredential(publicKey);
+      return refuse('malformed-header', publicKey, credential ? publicKey : undefined, () =>
+        diagnosis(publicKey, credential),
       );
     }
     const credential = await findCredential(presented.publicKey);
@@ -159,17 +193,18 @@ export function authenticate(
         : !usable(credential, at)
           ? 'expired-public-key'
           : undefined;
+    const explain = () => diagnosis(presented.publicKey, credential);
     if (!credential || unusable) {
       verifySync(body, presented.signature, 'no-such-institution', signature);
       // An unknown key is not logged: it could be a secret sent where the public key goes.
-      return refuse(unusable ?? 'unknown-public-key', credential ? presented.publicKey : undefined);
+      return refuse(
+        unusable ?? 'unknown-public-key',
+        presented.publicKey,
+        credential ? presented.publicKey : undefined,
+      );
     }
     if (!verifySync(body, presented.signature, credential.secretKey, signature)) {
-      return refuse(
-        'wrong-signature',
-        presented.publicKey,
-        await diagnosis(presented.publicKey, credential),
-      );
+      return refuse('wrong-signature', presented.publicKey, presented.publicKey, explain);
     }
     const { refused, nonce } = checkMessageSignature(receivedMessage(req, target, body), {
       publicKey: presented.publicKey,
@@ -177,14 +212,13 @@ export function authenticate(
       maxAgeSeconds: messageSignatureMaxAgeSeconds,
       now: at,
     });
-    if (refused) {
-      return refuse(refused, presented.publicKey, await diagnosis(presented.publicKey, credential));
-    }
+    if (refused) return refuse(refused, presented.publicKey, presented.publicKey, explain);
     if (nonce) {
       res.locals.unclaimedNonce = nonce;
-      if (diagnose) {
-        res.locals.diagnoseReplay = () => diagnosis(presented.publicKey, credential, true);
-      }
+      res.locals.refuseReplay = () =>
+        refusal('message-signature-replayed', presented.publicKey, presented.publicKey, () =>
+          diagnosis(presented.publicKey, credential, true),
+        );
     }
     res.locals.institution = { id: credential.institutionId, name: credential.institution };
     onAuthenticated?.(presented.publicKey);

@@ -91,8 +91,13 @@ async function replayOf(
   return (await claimNonce(nonce)) ? undefined : replayed(req, res, nonce.publicKey);
 }
 
-/** The 401 of a replay; in the sandbox, with its diagnosis (authenticate.ts). */
-async function replayed(req: Request, res: Response, publicKey?: string): Promise<HttpProblem> {
-  const diagnosis = await res.locals.diagnoseReplay?.();
-  return unauthenticated(req, 'message-signature-replayed', publicKey, diagnosis);
+/**
+ * The 401 of a replay, counted as every refusal is (the 429 over a limit); in the sandbox, with
+ * its diagnosis (authenticate.ts).
+ */
+function replayed(req: Request, res: Response, publicKey?: string): Promise<HttpProblem> {
+  return (
+    res.locals.refuseReplay?.() ??
+    Promise.resolve(unauthenticated(req, 'message-signature-replayed', publicKey))
+  );
 }

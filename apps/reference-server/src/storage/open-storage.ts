@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type CredentialKeyring,
@@ -12,6 +12,7 @@ import {
 } from '../credentials/encryption-key.js';
 import type { StorageHealthObserver } from './health/unavailable.js';
 import { openPostgresStorage } from './postgres-storage.js';
+import { keepDatabasePrivate } from './private-files.js';
 import type { SqliteOptions } from './sqlite-database.js';
 import { holdSqliteServerLock, type SqliteServerLock } from './sqlite-server-lock.js';
 import { openSqliteStorage } from './sqlite-storage.js';
@@ -122,6 +123,10 @@ export async function openStorage(
   options: OpenStorageOptions,
 ): Promise<Storage> {
   const target = parseDatabaseUrl(databaseUrl, options.defaultDataDir);
+  // Owner only, before anything is written: the users' personal data and the secrets' key.
+  if (target.kind === 'sqlite' && target.file !== ':memory:') {
+    keepDatabasePrivate(target.file, { ownDirectory: basename(target.file) === sqliteFileName });
+  }
   // A second server is refused before it reads or makes a key file or opens the database.
   const lock =
     options.asTheOneServer && target.kind === 'sqlite' && target.file !== ':memory:'

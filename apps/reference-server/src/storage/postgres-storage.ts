@@ -30,7 +30,8 @@ export function createPostgresStorage(
     ...postgresUsers(pool, { claimed, claimNonce: nonces.claimNonce }),
     ...credentialStorage(postgresCredentials(pool), keyring),
     ...nonces,
-    rateLimiter: (limit, windowSeconds) => postgresRateLimiter(pool, limit, windowSeconds),
+    rateLimiter: (limit, windowSeconds, counts) =>
+      postgresRateLimiter(pool, limit, windowSeconds, counts),
     async ping() {
       await pool.query('SELECT 1');
     },

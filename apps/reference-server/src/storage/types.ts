@@ -133,7 +133,17 @@ export interface RateLimitWindow {
   remaining: number;
   /** Milliseconds until the window ends and the count starts again, 0 or more. */
   resetsInMs: number;
+  /** The requests of the key counted in this window, this one included. */
+  counted: number;
 }
+
+/**
+ * What a {@link RateLimiter} counts, each in counts of its own: `requests`, an institution's
+ * verified requests (RATE_LIMIT_PER_MINUTE); `refused-by-key` and `refused-by-address`, the
+ * requests refused for their signature, per public key and per client address
+ * (http/refusal-limit.ts).
+ */
+export type RateLimitCount = 'requests' | 'refused-by-key' | 'refused-by-address';
 
 /**
  * Counts requests per key (an institution's id) in fixed windows, where every server process on
@@ -346,9 +356,10 @@ export interface Storage {
    * A counter of `limit` requests per key and `windowSeconds`, kept where every server process on
    * this database sees it: a table of PostgreSQL; the process's memory on SQLite, which serves
    * one server process (see sqlite-server-lock.ts). Its `consume` fails as unavailable like any
-   * other call when the database cannot count.
+   * other call when the database cannot count. `counts` keeps each kind of count apart: the same
+   * key counted as `requests` and as `refused-by-key` is two counts (`requests` by default).
    */
-  rateLimiter(limit: number, windowSeconds: number): RateLimiter;
+  rateLimiter(limit: number, windowSeconds: number, counts?: RateLimitCount): RateLimiter;
   /** Health check: a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -50,6 +50,12 @@ describe('every authentication failure answers the same 401 and logs why', () =>
         authorizationHeader({ publicKey: 'pk_nobody', secretKey: 'a-guessed-secret-key' }, text),
     ],
     [
+      'unknown-public-key',
+      // Longer than any key can be (128 characters): no one's, refused before any lookup.
+      () =>
+        authorizationHeader({ publicKey: `pk_${'k'.repeat(16_000)}`, secretKey: 'a-guess' }, text),
+    ],
+    [
       'wrong-signature',
       () => authorizationHeader(alpha(), text, { secretKey: 'not-the-secret-key' }),
     ],
@@ -82,6 +88,35 @@ describe('every authentication failure answers the same 401 and logs why', () =>
     for (const [, header] of cases) bodies.add((await sendRaw(text, header())).text);
     expect(bodies.size).toBe(1);
   });
+});
+
+test('a public key longer than 128 characters is refused before the database is asked', async () => {
+  const asked: string[] = [];
+  const counting = await startTestServer({
+    shareWith: server,
+    wrapStorage: (storage) => ({
+      ...storage,
+      findCredential: (publicKey) => {
+        asked.push(publicKey);
+        return storage.findCredential(publicKey);
+      },
+    }),
+  });
+  try {
+    const text = JSON.stringify(newUser());
+    for (const publicKey of [`pk_${'k'.repeat(126)}`, `pk_${'k'.repeat(125)}`]) {
+      const header = authorizationHeader({ publicKey, secretKey: 'a-guessed-secret' }, text);
+      const answer = await counting.send('POST', path, {
+        body: text,
+        as: null,
+        headers: { authorization: header },
+      });
+      expect(answer.body).toEqual(unauthorized);
+    }
+    expect(asked.map((key) => key.length)).toEqual([128]);
+  } finally {
+    await counting.close();
+  }
 });
 
 test('the signature covers the exact bytes: a re-serialized body does not verify', async () => {

@@ -14,6 +14,7 @@ import { generateCredential } from '../../src/credentials/generate-credential.js
 import { createHttpServer, type HttpTimeouts } from '../../src/http/http-server.js';
 import { createLogger } from '../../src/logger.js';
 import type { Metrics } from '../../src/metrics/metrics.js';
+import { StorageUnavailableError } from '../../src/storage/health/unavailable.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import type { InstitutionCredential, Storage } from '../../src/storage/types.js';
 
@@ -114,6 +115,14 @@ export async function startTestServer(
     shareWith?: TestServer;
     rateLimitPerMinute?: number;
     rateLimitWindowSeconds?: number;
+    /** REFUSALS_PER_MINUTE_PER_KEY and _PER_ADDRESS; none when absent. */
+    refusalLimits?: {
+      perKey?: number;
+      perAddress?: number;
+      slowdown?: { burst: number; perSecond: number; ms: number };
+    };
+    /** TRUST_PROXY. */
+    trustProxy?: number | string[];
     corsAllowOrigins?: string[];
     timeouts?: HttpTimeouts;
     metrics?: Metrics;
@@ -149,6 +158,8 @@ export async function startTestServer(
     ...(options.rateLimitWindowSeconds
       ? { rateLimitWindowSeconds: options.rateLimitWindowSeconds }
       : {}),
+    ...(options.refusalLimits ? { refusalLimits: options.refusalLimits } : {}),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     ...(options.corsAllowOrigins ? { corsAllowOrigins: options.corsAllowOrigins } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.now ? { now: options.now } : {}),
@@ -269,4 +280,24 @@ export function getAsSent(
       .on('error', reject)
       .end();
   });
+}
+
+/**
+ * `storage` whose rate limiters cannot count: every `consume` fails as a database that cannot be
+ * reached does (what PostgreSQL's store throws, classified), for the `503` of a limit.
+ */
+export function cannotCount(storage: Storage): Storage {
+  return {
+    ...storage,
+    rateLimiter: () => ({
+      consume: () =>
+        Promise.reject(
+          new StorageUnavailableError('PostgreSQL cannot be reached (ECONNREFUSED)', {
+            cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+              code: 'ECONNREFUSED',
+            }),
+          }),
+        ),
+    }),
+  };
 }

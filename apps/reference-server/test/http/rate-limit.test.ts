@@ -4,9 +4,14 @@
  * processes on PostgreSQL: test/processes/shared-rate-limit.system.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { StorageUnavailableError } from '../../src/storage/health/unavailable.js';
-import type { Storage } from '../../src/storage/types.js';
-import { type Answer, newUser, schemaErrors, startTestServer, type TestServer } from './harness.js';
+import {
+  type Answer,
+  cannotCount,
+  newUser,
+  schemaErrors,
+  startTestServer,
+  type TestServer,
+} from './harness.js';
 
 /** The two fields of an answer, and the values of `RateLimit`. */
 function rateLimitOf(answer: Answer) {
@@ -167,19 +172,6 @@ describe('RATE_LIMIT_PER_MINUTE (spec Assumptions, "Rate limits")', () => {
   });
 
   test('a database that cannot count answers 503 with Retry-After: 1, never lets the request through', async () => {
-    const cannotCount = (storage: Storage): Storage => ({
-      ...storage,
-      rateLimiter: () => ({
-        consume: () =>
-          Promise.reject(
-            new StorageUnavailableError('PostgreSQL cannot be reached (ECONNREFUSED)', {
-              cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
-                code: 'ECONNREFUSED',
-              }),
-            }),
-          ),
-      }),
-    });
     const limited = await startTestServer({
       shareWith: server,
       rateLimitPerMinute: 100,

@@ -1,8 +1,9 @@
 /**
- * Three server processes on one PostgreSQL with RATE_LIMIT_PER_MINUTE=30 and METRICS_PORT (issue
- * 25, items 2 and 3): the limit is the institution's across the three, with the RateLimit header
- * fields and a Retry-After from the one shared window; an outage of PostgreSQL answers 503, never
- * "no limit", and shows in each process's `institution_api_database_up`.
+ * Three server processes on one PostgreSQL with RATE_LIMIT_PER_MINUTE=30 and METRICS_PORT: the
+ * limit is the institution's across the three, with the RateLimit header fields and a Retry-After
+ * from the one shared window; the refusals of one key are limited across the three too
+ * (REFUSALS_PER_MINUTE_PER_KEY); an outage of PostgreSQL answers 503, never "no limit", and shows
+ * in each process's `institution_api_database_up`.
  */
 import { freePort } from '@institution-api/test-support/free-port';
 import { waitFor } from '@institution-api/test-support/wait-for';
@@ -20,7 +21,9 @@ import {
 } from './service.js';
 
 const users = '/api/v1/external/users';
+const unknownUser = `${users}/0190a0c4-1a2b-7c3d-8e4f-5a6b7c8d9e0f`;
 const limit = 30;
+const refusalLimit = 10;
 const alpha = newCredential('Alpha Savings');
 const beta = newCredential('Beta Bank');
 
@@ -50,6 +53,7 @@ withPostgres(
         [alpha, beta],
         (index) => ({
           RATE_LIMIT_PER_MINUTE: String(limit),
+          REFUSALS_PER_MINUTE_PER_KEY: String(refusalLimit),
           METRICS_PORT: String(metricsPorts[index]),
         }),
         { ownPostgres: true },
@@ -136,6 +140,40 @@ withPostgres(
       // The API ports do not serve the metrics.
       for (const { url } of service.servers)
         expect((await fetch(`${url}/metrics`)).status).toBe(404);
+    });
+
+    test('30 refused requests of one key over three processes: exactly 10 are answered 401, the others 429, in one shared count', async () => {
+      const wrong = { ...alpha, secretKey: `${alpha.secretKey}-not-it` };
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          sendSigned(server(i), wrong, 'POST', users, newPerson()),
+        ),
+      );
+      console.log(
+        `30 refusals over 3 processes, REFUSALS_PER_MINUTE_PER_KEY=${refusalLimit}: ${JSON.stringify(countStatuses(answers))}`,
+      );
+      expect(countStatuses(answers)).toEqual({ 401: refusalLimit, 429: 30 - refusalLimit });
+      for (const answer of answers.filter((a) => a.status === 429)) {
+        expect(answer.headers.get('ratelimit-policy')).toBe(
+          `"refusals-per-key";q=${refusalLimit};w=60`,
+        );
+        expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+      // Counted in the database, under a prefix of their own.
+      expect(
+        Number(
+          await service.postgres.psql(
+            "SELECT count(*) FROM rate_limits WHERE key LIKE 'refused-by-key:%'",
+          ),
+        ),
+      ).toBe(1);
+      // The key's valid requests go on through every process: authenticated, and counted only by
+      // the institution's own limit (which the burst above spent).
+      for (let p = 0; p < 3; p++) {
+        const answer = await sendSigned(server(p), alpha, 'PUT', unknownUser, newPerson());
+        expect(answer.status).toBe(429);
+        expect(answer.headers.get('ratelimit-policy')).toBe(`"per-institution";q=${limit};w=60`);
+      }
     });
 
     test('PostgreSQL down: every process answers 503 with Retry-After: 1, no RateLimit fields, and database_up 0; back to 201 and 1 after', async () => {

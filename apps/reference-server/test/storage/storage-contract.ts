@@ -1189,6 +1189,17 @@ export function storageContract(open: () => Promise<StorageUnderTest>): void {
       );
       expect(next).toMatchObject({ allowed: true, remaining: 0 });
     });
+
+    test('each kind of count is its own: one key counted as requests and as refusals is two counts', async () => {
+      const key = randomUUID();
+      const requests = storage.rateLimiter(1, 60);
+      const byKey = storage.rateLimiter(1, 60, 'refused-by-key');
+      const byAddress = storage.rateLimiter(1, 60, 'refused-by-address');
+      for (const limiter of [requests, byKey, byAddress]) {
+        expect(await limiter.consume(key)).toMatchObject({ allowed: true, counted: 1 });
+      }
+      expect(await byKey.consume(key)).toMatchObject({ allowed: false, counted: 2 });
+    });
   });
 
   describe('migrations', () => {

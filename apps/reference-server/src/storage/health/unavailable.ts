@@ -74,8 +74,8 @@ export function guardStorage(
       storage[name] as (...args: unknown[]) => Promise<unknown>,
     );
   }
-  guarded.rateLimiter = (limit, windowSeconds) => {
-    const limiter = storage.rateLimiter(limit, windowSeconds);
+  guarded.rateLimiter = (limit, windowSeconds, counts) => {
+    const limiter = storage.rateLimiter(limit, windowSeconds, counts);
     return { consume: guard('rateLimit', (key: string) => limiter.consume(key)) };
   };
   return guarded;

@@ -5,7 +5,7 @@ import {
   RateLimiterPostgres,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
-import type { RateLimiter, RateLimitWindow } from '../types.js';
+import type { RateLimitCount, RateLimiter, RateLimitWindow } from '../types.js';
 
 /**
  * The table of migrations/postgres/0003_rate_limits.sql, laid out as rate-limiter-flexible's
@@ -30,11 +30,14 @@ export const rateLimitTable = 'rate_limits';
  *   a spent window cannot be un-spent, so that memory can only be right.
  * - The table is made by a migration, not by the library at start: three processes starting at
  *   once would each run its `CREATE TABLE IF NOT EXISTS`, which PostgreSQL does not serialize.
+ * - Each kind of count (`counts`) is a key prefix of its own in the one table (`requests:<id>`,
+ *   `refused-by-address:<address>`…).
  */
 export function postgresRateLimiter(
   pool: pg.Pool,
   limit: number,
   windowSeconds: number,
+  counts: RateLimitCount = 'requests',
 ): RateLimiter {
   return flexible(
     new RateLimiterPostgres({
@@ -42,7 +45,7 @@ export function postgresRateLimiter(
       storeType: 'pool',
       tableName: rateLimitTable,
       tableCreated: true,
-      keyPrefix: 'requests',
+      keyPrefix: counts,
       points: limit,
       duration: windowSeconds,
       inMemoryBlockOnConsumed: limit + 1,
@@ -57,9 +60,13 @@ export function postgresRateLimiter(
  * library's SQLite store would add a write, and a wait for the disk, to every request, to share a
  * count with nobody; its drivers are not node:sqlite either.
  */
-export function memoryRateLimiter(limit: number, windowSeconds: number): RateLimiter {
+export function memoryRateLimiter(
+  limit: number,
+  windowSeconds: number,
+  counts: RateLimitCount = 'requests',
+): RateLimiter {
   return flexible(
-    new RateLimiterMemory({ keyPrefix: 'requests', points: limit, duration: windowSeconds }),
+    new RateLimiterMemory({ keyPrefix: counts, points: limit, duration: windowSeconds }),
   );
 }
 
@@ -73,6 +80,7 @@ function flexible(limiter: RateLimiterAbstract): RateLimiter {
     allowed,
     remaining: Math.max(0, res.remainingPoints),
     resetsInMs: Math.max(0, res.msBeforeNext),
+    counted: res.consumedPoints,
   });
   return {
     consume: (key) =>
