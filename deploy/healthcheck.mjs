@@ -1,3 +1,4 @@
+// @ts-check
 // The image's HEALTHCHECK (deploy/Dockerfile): GET /healthz of the server in this container, exit
 // 0 on 200 and 1 otherwise. A slim image has no curl; node's fetch does the same. The server
 // answers 200 once its database answers within 2 s, else 503 (its README, "Endpoints").
@@ -20,7 +21,8 @@ try {
     console.error(`healthcheck: /healthz answered ${response.status}`);
     process.exit(1);
   }
-} catch (error) {
+} catch (caught) {
+  const error = /** @type {Error & { cause?: { code?: string } }} */ (caught);
   console.error(`healthcheck: /healthz did not answer: ${error.cause?.code ?? error.message}`);
   process.exit(1);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The image's staging of the run time (deploy/Dockerfile, build stage), after the build: writes
 // into an empty directory what the server's production install and run need, and nothing else.
 //
@@ -25,23 +26,29 @@ const [target] = process.argv.slice(2).map((path) => resolve(path));
 if (!target) fail('usage: node deploy/stage-runtime.mjs <empty or absent directory>');
 if (existsSync(target) && readdirSync(target).length > 0) fail(`${target} is not empty`);
 
+/** @param {string} path @returns {any} */
 const readJson = (path) => JSON.parse(readFileSync(join(repository, path), 'utf8'));
 const lockfile = readJson('package-lock.json');
-/** Workspace package name → its directory, from the lockfile's links. */
+/** Workspace package name → its directory, from the lockfile's links. @type {Map<string, string>} */
 const workspaces = new Map(
-  Object.entries(lockfile.packages)
+  Object.entries(
+    /** @type {Record<string, { link?: boolean; resolved: string }>} */ (lockfile.packages),
+  )
     .filter(([path, entry]) => entry.link && path.startsWith('node_modules/'))
     .map(([path, entry]) => [path.slice('node_modules/'.length), entry.resolved]),
 );
+/** The directory of a workspace package. @param {string} name */
+const directoryOf = (name) => workspaces.get(name) ?? fail(`the lockfile has no workspace ${name}`);
 if (!workspaces.has(server)) fail(`the lockfile has no workspace ${server}`);
 
 // The server and the workspace packages its run-time dependencies reach.
+/** @type {string[]} */
 const needed = [];
 for (const queue = [server]; queue.length > 0; ) {
-  const name = queue.shift();
+  const name = /** @type {string} */ (queue.shift());
   if (needed.includes(name)) continue;
   needed.push(name);
-  const manifest = readJson(join(workspaces.get(name), 'package.json'));
+  const manifest = readJson(join(directoryOf(name), 'package.json'));
   const runtime = { ...manifest.dependencies, ...manifest.optionalDependencies };
   queue.push(...Object.keys(runtime).filter((dependency) => workspaces.has(dependency)));
 }
@@ -62,8 +69,10 @@ const packed = JSON.parse(
   ),
 );
 mkdirSync(target, { recursive: true });
-for (const { name, files } of packed) {
-  const directory = workspaces.get(name);
+for (const { name, files } of /** @type {{ name: string; files: { path: string }[] }[]} */ (
+  packed
+)) {
+  const directory = directoryOf(name);
   for (const { path } of files) copy(join(directory, path));
   const manifest = readJson(join(directory, 'package.json'));
   // Everything a package exports must be there: a package not built packs without its dist/.
@@ -74,7 +83,7 @@ for (const { name, files } of packed) {
   }
 }
 for (const file of serverEntryPoints) {
-  if (!existsSync(join(target, workspaces.get(server), file))) {
+  if (!existsSync(join(target, directoryOf(server), file))) {
     fail(`${server}: ${file} is missing from what npm packs of it (its "files"), or not built`);
   }
 }
@@ -85,18 +94,26 @@ copy('deploy/install-production.sh');
 copy('deploy/healthcheck.mjs');
 console.log(`staged ${needed.join(', ')} in ${target}`);
 
+/** @param {string} path */
 function copy(path) {
-  mkdirSync(dirname(join(target, path)), { recursive: true });
-  cpSync(join(repository, path), join(target, path), { recursive: true });
+  const to = join(/** @type {string} */ (target), path);
+  mkdirSync(dirname(to), { recursive: true });
+  cpSync(join(repository, path), to, { recursive: true });
 }
 
-/** The file targets of a package.json `exports` field, conditions included. */
+/**
+ * The file targets of a package.json `exports` field, conditions included.
+ *
+ * @param {unknown} exports
+ * @returns {string[]}
+ */
 function exportedFiles(exports) {
   if (typeof exports === 'string') return exports.includes('*') ? [] : [exports];
   if (exports === null || typeof exports !== 'object') return [];
   return Object.values(exports).flatMap(exportedFiles);
 }
 
+/** @param {string} message @returns {never} */
 function fail(message) {
   console.error(`stage-runtime: ${message}`);
   process.exit(1);

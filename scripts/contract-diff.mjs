@@ -1,10 +1,13 @@
 #!/usr/bin/env node
+// @ts-check
 // The breaking-change gate, `npm run contract:diff` (part of `npm run lint`, so of CI).
 //
 // Compares the working spec (openapi/openapi.yaml, the multi-file source) with the contract of the
 // last release (released/openapi.yaml, the bundle that release shipped) using Redocly's `diff`,
 // prints every breaking and compatible change in words with the file and line it comes from, and
-// exits 1 when a change breaks clients unless info.version carries a major bump over the release.
+// exits 1 when a change breaks clients unless info.version carries a major bump over the release,
+// and when info.version moved but the contract did not (its version moves for contract changes
+// only).
 //
 // Redocly's `diff` is experimental: @redocly/cli is pinned exactly (openapi/package.json) and
 // openapi/test/contract-diff.system.test.ts runs this script on edited copies of the spec, case by case
@@ -42,6 +45,7 @@ const IMPACT_WORDS = {
 };
 const MARKS = { major: '✖', minor: '✔', patch: '·' };
 
+/** @param {import('./lib/contract-changes.mjs').Change} change */
 function describe(change) {
   const { rest } = scopeOf(change.path);
   const where = rest.join('/') || '(the whole item)';
@@ -57,11 +61,29 @@ function describe(change) {
   return lines;
 }
 
+/**
+ * Whether the two documents are one contract but for `info.version`: compared bundled, so that
+ * what the diff leaves out as artefacts (the description, code samples in files) counts too.
+ *
+ * @param {import('./lib/contract-changes.mjs').ComparedDocuments} documents
+ */
+function sameContract(documents) {
+  /** @param {unknown} document */
+  const withoutVersion = (document) => {
+    const copy = /** @type {{ info: { version?: string } }} */ (structuredClone(document));
+    delete copy.info.version;
+    return JSON.stringify(copy);
+  };
+  return withoutVersion(documents.base()) === withoutVersion(documents.revision());
+}
+
+/** @param {string} message @returns {never} */
 function fail(message) {
   console.error(`contract:diff: ${message}`);
   process.exit(2);
 }
 
+/** @type {ReturnType<typeof contractChanges>} */
 let compared;
 try {
   compared = contractChanges(options.base, options.revision);
@@ -83,11 +105,12 @@ console.log(
 
 const shown = changes.filter((change) => options.verbose || change.impact !== 'patch');
 const order = { major: 0, minor: 1, patch: 2 };
+/** @type {Map<string, import('./lib/contract-changes.mjs').Change[]>} */
 const byScope = new Map();
 for (const change of shown.sort((a, b) => order[a.impact] - order[b.impact])) {
   const { scope } = scopeOf(change.path);
   if (!byScope.has(scope)) byScope.set(scope, []);
-  byScope.get(scope).push(change);
+  byScope.get(scope)?.push(change);
 }
 for (const [scope, scoped] of byScope) {
   console.log(`\n${scope}`);
@@ -110,6 +133,17 @@ if (!semver.valid(baseVersion) || !semver.valid(revisionVersion)) {
 if (semver.lt(revisionVersion, baseVersion)) {
   console.error(
     `✖ info.version ${revisionVersion} is lower than the released ${baseVersion}: versions only go up.`,
+  );
+  process.exit(1);
+}
+// The contract's version moves for contract changes only (README, "Versions"): a new version
+// of a contract that is the released one, but for its version, is a changeset of
+// @institution-api/types for code, which belongs to the package that holds the code.
+if (revisionVersion !== baseVersion && sameContract(compared.documents)) {
+  console.error(
+    `✖ info.version is ${revisionVersion}, but the contract is the released ${baseVersion}'s: the contract's version moves for contract changes only.\n` +
+      `  Set info.version back to ${baseVersion}, and name the package whose code changed in the changeset instead of @institution-api/types\n` +
+      '  (the spec toolkit, the rules and the model are @institution-api/runtime; the client, the mock, the suite and the CLI have their own).',
   );
   process.exit(1);
 }

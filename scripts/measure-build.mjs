@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Measures the build (the root README, "Figures"): how long openapi-typescript takes to
 // generate the types, and a cold build (turbo --force: every task runs) against a second, cached
 // one (every task a cache hit). Prints figures; asserts nothing, so it never flakes.
@@ -8,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 const env = { ...process.env, REDOCLY_TELEMETRY: 'off', TURBO_TELEMETRY_DISABLED: '1' };
 const root = new URL('..', import.meta.url).pathname;
 
+/** @param {string} command @param {string[]} args @param {string} [cwd] */
 function run(command, args, cwd = root) {
   const start = performance.now();
   const result = spawnSync(command, args, { cwd, env, encoding: 'utf8' });
@@ -19,7 +21,9 @@ function run(command, args, cwd = root) {
   return { ms, output: result.stdout + result.stderr };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** @param {number[]} values */
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+/** @param {number} ms */
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
 const filter = process.argv[2] ?? '@institution-api/types';

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * The API designer's loop, timed on a fresh clone (openapi/README.md, "The designer's loop"): `npm run lint` (Redocly on the spec and the workflows, Spectral's OWASP rules), a save
  * in `npm run docs:dev` until the page in a browser shows it, and `npm test` with turbo's cache
@@ -32,6 +33,7 @@ const { values } = parseArgs({
     from: { type: 'string', default: fileURLToPath(new URL('..', import.meta.url)) },
   },
 });
+/** @type {Record<string, string>} */
 const scopes = { openapi: '@institution-api/openapi' };
 if (values.scope !== undefined && !(values.scope in scopes)) {
   console.error(`--scope must be one of ${Object.keys(scopes).join(', ')}`);
@@ -56,7 +58,12 @@ const logs = join(clone, '.designer-loop');
 /** @type {{ step: string; command: string; ms: number; result: string }[]} */
 const rows = [];
 
-/** Runs a command in the clone to its end; resolves with its wall time, exit code and output. */
+/**
+ * Runs a command in the clone to its end; resolves with its wall time, exit code and output.
+ *
+ * @param {string} command @param {string[]} args @param {string} log
+ * @returns {Promise<{ ms: number; code: number; output: string }>}
+ */
 function run(command, args, log) {
   const started = performance.now();
   return new Promise((resolve) => {
@@ -76,7 +83,11 @@ function run(command, args, log) {
   });
 }
 
-/** One timed step of the table. */
+/**
+ * One timed step of the table.
+ *
+ * @param {string} name @param {string} command @param {string[]} args @param {string} log
+ */
 async function step(name, command, args, log) {
   const { ms, code, output } = await run(command, args, log);
   const turbo = /Cached:\s+(\d+) cached, (\d+) total/.exec(output);
@@ -88,16 +99,23 @@ async function step(name, command, args, log) {
   return code;
 }
 
+/** @param {number} ms */
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
+/** @type {[string, string[]]} */
 const lint = workspace
   ? ['npx', ['turbo', 'run', 'lint', `--filter=${workspace}`]]
   : ['npm', ['run', 'lint']];
+/** @type {[string, string[]]} */
 const test = workspace
   ? ['npx', ['turbo', 'run', 'test', `--filter=${workspace}`]]
   : ['npm', ['test']];
 
-/** Appends `text` to the file at `path` (relative to the clone), after `after`. */
+/**
+ * Appends `text` to the file at `path` (relative to the clone), after `after`.
+ *
+ * @param {string} path @param {string} after @param {string} text
+ */
 async function edit(path, after, text) {
   const file = join(clone, path);
   const content = await readFile(file, 'utf8');
@@ -128,7 +146,7 @@ async function docsDev() {
   });
   const stop = () => {
     try {
-      process.kill(-child.pid, 'SIGTERM');
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
     } catch {
       // already gone
     }
@@ -170,7 +188,7 @@ async function docsDev() {
     rows.push({
       step: `docs:dev, a save until the page shows it (median of ${saves})`,
       command: 'edit openapi/info-description.md',
-      ms: sorted[Math.floor(sorted.length / 2)],
+      ms: sorted[Math.floor(sorted.length / 2)] ?? 0,
       result: `${browser ? 'seen in chromium' : 'seen in the served page (no chromium)'}; each: ${times.map(seconds).join(', ')}`,
     });
   } catch (error) {
@@ -186,6 +204,11 @@ async function docsDev() {
   }
 }
 
+/**
+ * @template T
+ * @param {() => T | undefined | Promise<T | undefined>} probe @param {number} timeoutMs
+ * @returns {Promise<T>}
+ */
 async function waitFor(probe, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run measure:tiers`: what CI and a newcomer meet, timed. Each run clones this checkout's
 // HEAD into a fresh directory, runs `npm ci` (not timed: the tiers are), then `npm test` (the fast
 // tier, its build included) and `npm run test:system`, and counts the tests each passed. Writes
@@ -16,9 +17,15 @@ import { writeFiguresSection } from '../bench/lib/figures-file.mjs';
 const repository = fileURLToPath(new URL('..', import.meta.url));
 const runs = Number(process.env.MEASURE_TIERS_RUNS ?? 3);
 const tiers = (process.env.MEASURE_TIERS ?? 'fast,system').split(',');
+/** @type {Record<string, string[]>} */
 const commands = { fast: ['test'], system: ['run', 'test:system'] };
 
-/** Runs `command` in `cwd` to its end; resolves with its wall time and output, or rejects. */
+/**
+ * Runs `command` in `cwd` to its end; resolves with its wall time and output, or rejects.
+ *
+ * @param {string} command @param {string[]} args @param {string} cwd
+ * @returns {Promise<{ seconds: number; output: string }>}
+ */
 function timed(command, args, cwd) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -40,7 +47,7 @@ function timed(command, args, cwd) {
   });
 }
 
-/** The tests every vitest summary of a run's output says passed. */
+/** The tests every vitest summary of a run's output says passed. @param {string} output */
 function passedTests(output) {
   let passed = 0;
   for (const m of stripVTControlCharacters(output).matchAll(
@@ -51,16 +58,20 @@ function passedTests(output) {
   return passed;
 }
 
+/** @param {number[]} values */
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const at = (/** @type {number} */ index) => sorted[index] ?? 0;
+  return sorted.length % 2 ? at(middle) : (at(middle - 1) + at(middle)) / 2;
 };
+/** @param {number} seconds */
 const minutes = (seconds) =>
   seconds < 60
     ? `${Math.round(seconds)} s`
     : `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
 
+/** @type {Record<string, { seconds: number; tests: number }[]>} */
 const results = Object.fromEntries(tiers.map((tier) => [tier, []]));
 for (let run = 1; run <= runs; run += 1) {
   const clone = await mkdtemp(join(tmpdir(), 'measure-tiers-'));
@@ -68,8 +79,8 @@ for (let run = 1; run <= runs; run += 1) {
     await timed('git', ['clone', '--quiet', repository, clone], repository);
     await timed('npm', ['ci', '--no-audit', '--no-fund'], clone);
     for (const tier of tiers) {
-      const { seconds, output } = await timed('npm', commands[tier], clone);
-      results[tier].push({ seconds, tests: passedTests(output) });
+      const { seconds, output } = await timed('npm', commands[tier] ?? [], clone);
+      results[tier]?.push({ seconds, tests: passedTests(output) });
       process.stderr.write(
         `run ${run}: ${tier} ${minutes(seconds)}, ${passedTests(output)} tests\n`,
       );
@@ -79,10 +90,12 @@ for (let run = 1; run <= runs; run += 1) {
   }
 }
 
+/** @type {Record<string, string>} */
 const label = { fast: '`npm test` (fast tier, build included)', system: '`npm run test:system`' };
 const rows = tiers.map((tier) => {
-  const times = results[tier].map((r) => r.seconds);
-  return `| ${label[tier]} | ${minutes(median(times))} | ${times.map(minutes).join(', ')} | ${results[tier][0]?.tests.toLocaleString('en-US')} |`;
+  const runsOfTier = results[tier] ?? [];
+  const times = runsOfTier.map((r) => r.seconds);
+  return `| ${label[tier]} | ${minutes(median(times))} | ${times.map(minutes).join(', ')} | ${runsOfTier[0]?.tests.toLocaleString('en-US')} |`;
 });
 const body = [
   `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; ${runs} fresh clones of HEAD, each after \`npm ci\`.`,
@@ -97,7 +110,7 @@ const contributing = join(repository, 'CONTRIBUTING.md');
 const line = tiers
   .map(
     (tier) =>
-      `${label[tier]} ${minutes(median(results[tier].map((r) => r.seconds)))} (${results[tier][0]?.tests.toLocaleString('en-US')} tests)`,
+      `${label[tier]} ${minutes(median((results[tier] ?? []).map((r) => r.seconds)))} (${results[tier]?.[0]?.tests.toLocaleString('en-US')} tests)`,
   )
   .join('; ');
 const text = await readFile(contributing, 'utf8');

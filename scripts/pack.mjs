@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run pack` (after the build it runs): the published packages as tarballs, exactly
 // what `npm publish` would upload, in one folder (dist/packages/ unless --out-dir says
 // otherwise), so a project outside this repository can install the client before any release:

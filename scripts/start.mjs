@@ -1,3 +1,4 @@
+// @ts-check
 // `npm start`: check the Node version, build what the reference server and the `institution-api`
 // CLI need (turbo, cached: a second start builds nothing), then run the server IN THIS PROCESS.
 //
@@ -33,7 +34,7 @@ const build = spawn(
   },
 );
 // A stop during the build stops the build, and this process with it.
-const forward = (signal) => build.kill(signal);
+const forward = (/** @type {NodeJS.Signals} */ signal) => build.kill(signal);
 process.on('SIGINT', forward);
 process.on('SIGTERM', forward);
 const { code, signal } = await new Promise((resolve, reject) => {

@@ -15,6 +15,8 @@ How each is measured, and the targets: [README.md](README.md).
 /**
  * Writes section `name` of bench/figures.md: a heading, the command and the day it ran, then
  * `body` (Markdown). The other sections stay.
+ *
+ * @param {string} name @param {{ title: string; command: string; body: string }} section
  */
 export function writeFiguresSection(name, { title, command, body }) {
   const text = existsSync(figuresFile) ? readFileSync(figuresFile, 'utf8') : header;

@@ -1,3 +1,4 @@
+// @ts-check
 // The reference server's image (deploy/Dockerfile), built and run without a container engine
 // (apps/reference-server/docs/deploying.md): these machines have no registry to pull node:24-slim
 // from. The test reads the Dockerfile and performs its instructions (e2e/test/lib/dockerfile.mjs)
@@ -47,12 +48,21 @@ const person = {
   monthlyIncome: 1200,
 };
 
-/** Figures of the run, printed at the end for the CI log. */
+/** @typedef {import('@institution-api/test-support/postgres').RunningPostgres} RunningPostgres */
+/** @typedef {import('./lib/dockerfile.mjs').PerformedStage} Image */
+/** @typedef {Awaited<ReturnType<typeof startImage>>} StartedImage */
+
+/** Figures of the run, printed at the end for the CI log. @type {Record<string, string>} */
 const timings = {};
+/** @type {string | undefined} */
 let scratch;
+/** @type {Promise<RunningPostgres> | undefined} */
 let database;
+/** @type {RunningPostgres} */
 let postgres;
+/** @type {Image} */
 let image;
+/** @type {StartedImage} */
 let server;
 
 /** The working tree's files as git would commit them, less what .dockerignore keeps out. */
@@ -71,6 +81,10 @@ async function buildContext() {
   return { directory: repository, files: buildContextFiles(files, dockerignore) };
 }
 
+/**
+ * @template T
+ * @param {string} name @param {() => Promise<T>} work
+ */
 async function timed(name, work) {
   const started = performance.now();
   const result = await work();
@@ -78,9 +92,13 @@ async function timed(name, work) {
   return result;
 }
 
-/** The image's CMD, started as `docker run -e …` would, resolving once /healthz answers 200. */
+/**
+ * The image's CMD, started as `docker run -e …` would, resolving once /healthz answers 200.
+ *
+ * @param {Record<string, string>} env
+ */
 async function startImage(env) {
-  const { file, args, options } = commandIn(image, image.cmd, env);
+  const { file, args, options } = commandIn(image, image.cmd ?? [], env);
   const child = spawn(file, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => {
@@ -89,8 +107,9 @@ async function startImage(env) {
   child.stderr.on('data', (chunk) => {
     output += chunk;
   });
+  /** @type {Promise<number | string>} */
   const exited = new Promise((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal)),
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'exit')),
   );
   let gone = false;
   exited.then(() => {
@@ -110,21 +129,26 @@ async function startImage(env) {
   throw new Error(`the server did not answer /healthz within 60 s:\n${output}`);
 }
 
-/** The image's HEALTHCHECK command: resolves with its exit code. */
+/**
+ * The image's HEALTHCHECK command: resolves with its exit code, or the failure's message.
+ *
+ * @param {Record<string, string>} env
+ */
 async function healthcheck(env) {
-  const { file, args, options } = commandIn(image, image.healthcheck.command, env);
+  const { file, args, options } = commandIn(image, image.healthcheck?.command ?? [], env);
   return run(file, args, options).then(
     () => 0,
-    (error) => error.message,
+    (/** @type {Error} */ error) => error.message,
   );
 }
 
 describeWith('postgres', 'deploy/Dockerfile, performed on a fresh copy of the repository', () => {
-  /** What `docker run` / compose would give the container, besides the image's ENV. */
+  /** What `docker run` / compose would give the container, besides the image's ENV. @type {Record<string, string>} */
   let runEnv;
 
   beforeAll(async () => {
-    scratch = await mkdtemp(join(tmpdir(), 'institution-api-image-'));
+    const made = await mkdtemp(join(tmpdir(), 'institution-api-image-'));
+    scratch = made;
     // PostgreSQL starts while the image builds; kept as a promise, so that afterAll stops it even
     // when the build outlives this hook's timeout.
     database = startPostgres();
@@ -134,7 +158,7 @@ describeWith('postgres', 'deploy/Dockerfile, performed on a fresh copy of the re
       performDockerfile({
         dockerfile,
         context,
-        scratch,
+        scratch: made,
         // RUN steps get this machine's npm settings and cache (a build machine's, in the image),
         // take the cached packages first, and read this checkout's turbo cache, as a build
         // machine's remote cache would: the build stage restores what this run built.
@@ -172,7 +196,7 @@ describeWith('postgres', 'deploy/Dockerfile, performed on a fresh copy of the re
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's variable, not a template
       expect(stage.base).toBe('${BASE_IMAGE}');
     }
-    expect(image.user.uid).not.toBe(0);
+    expect(image.user?.uid).not.toBe(0);
     expect(image.env.HOST).toBe('0.0.0.0');
     expect(image.stopSignal).toBe('SIGTERM');
     // `node` itself, not npm or a shell (which would not pass SIGTERM on), with the heap flags of
@@ -180,7 +204,7 @@ describeWith('postgres', 'deploy/Dockerfile, performed on a fresh copy of the re
     const { scripts } = JSON.parse(
       readFileSync(join(repository, 'apps/reference-server/package.json'), 'utf8'),
     );
-    expect(image.cmd.join(' ')).toBe(scripts.start);
+    expect(image.cmd?.join(' ')).toBe(scripts.start);
   });
 
   test('the runtime holds the production dependencies only', async () => {
@@ -189,7 +213,9 @@ describeWith('postgres', 'deploy/Dockerfile, performed on a fresh copy of the re
       await readFile(join(app, 'node_modules/.package-lock.json'), 'utf8'),
     ).packages;
     const { packages } = JSON.parse(await readFile(join(app, 'package-lock.json'), 'utf8'));
-    const devOnly = Object.keys(installed).filter((path) => packages[path]?.dev);
+    const devOnly = Object.keys(installed).filter(
+      (path) => /** @type {Record<string, { dev?: boolean }>} */ (packages)[path]?.dev,
+    );
     expect(devOnly).toEqual([]);
     for (const tool of ['typescript', 'vitest', 'turbo', '@redocly/cli', '@biomejs/biome']) {
       expect(existsSync(join(app, 'node_modules', tool)), tool).toBe(false);
@@ -211,9 +237,12 @@ describeWith('postgres', 'deploy/Dockerfile, performed on a fresh copy of the re
     );
     const stdout = await run(file, args, options);
     const listed = JSON.parse(stdout);
-    expect(listed.map((key) => [key.institution, key.publicKey])).toEqual([
-      [credential.institution, credential.publicKey],
-    ]);
+    expect(
+      listed.map((/** @type {{ institution: string; publicKey: string }} */ key) => [
+        key.institution,
+        key.publicKey,
+      ]),
+    ).toEqual([[credential.institution, credential.publicKey]]);
     expect(stdout).not.toContain(credential.secretKey);
   });
 
@@ -238,14 +267,14 @@ describeWith('postgres', 'deploy/Dockerfile, performed on a fresh copy of the re
 
   test('it runs as the image user when the test may switch users', async () => {
     const status = await readFile(`/proc/${server.child.pid}/status`, 'utf8');
-    const uid = Number(/^Uid:\s+(\d+)/m.exec(status)[1]);
-    expect(uid).toBe(process.getuid() === 0 ? image.user.uid : process.getuid());
+    const uid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]);
+    expect(uid).toBe(process.getuid?.() === 0 ? image.user?.uid : process.getuid?.());
   });
 
   test('the HEALTHCHECK passes while it runs; SIGTERM stops it (exit 0, port free) and then the HEALTHCHECK fails', async () => {
     expect(await healthcheck(runEnv)).toBe(0);
 
-    server.child.kill(image.stopSignal);
+    server.child.kill(/** @type {NodeJS.Signals} */ (image.stopSignal));
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain('"msg":"stopped"');
     expect(await acceptsConnections(Number(runEnv.PORT))).toBe(false);

@@ -3,8 +3,9 @@
  * on this repository and on fixtures built from its own package.json files: the contract's
  * info.version is the version @institution-api/types will have once the pending changesets are
  * applied; a major of the types is a breaking release of the client; sibling ranges are exact;
- * the published packages ship a changelog; private workspaces stay private and depend on their
- * published siblings with "*".
+ * the published packages ship a changelog and carry their license, repository, description,
+ * engines and files; private workspaces stay private and depend on their published siblings with
+ * "*".
  */
 import { execFile } from 'node:child_process';
 import {
@@ -59,6 +60,7 @@ function makeFixture({
   fixtures.push(root);
   const files = [
     'package.json',
+    'LICENSE',
     'package-lock.json', // how the workspace tool Changesets uses knows this is an npm workspace
     '.changeset/config.json',
     'openapi/package.json',
@@ -212,6 +214,30 @@ describe('npm run release:check', { timeout: 30_000 }, () => {
     });
     expect(output).toMatch(/packages\/signing\/CHANGELOG\.md is missing/);
     expect(output).toMatch(/packages\/types\/package\.json: "files" must list CHANGELOG\.md/);
+    expect(code).toBe(1);
+  });
+
+  it('fails when a published package lacks what a registry shows and a stranger needs', async () => {
+    const { code, output } = await checkFixture({
+      without: ['LICENSE'],
+      packages: {
+        'packages/mock': (json) => {
+          delete json.description;
+          json.repository.directory = 'packages/elsewhere';
+          json.license = 'ISC';
+          delete json.engines;
+        },
+      },
+    });
+    expect(output).toMatch(/LICENSE is missing at the root/);
+    expect(output).toMatch(/packages\/mock\/package\.json: "description" is missing/);
+    expect(output).toMatch(
+      /packages\/mock\/package\.json: "repository" must be \{"type":"git","url":"[^"]+","directory":"packages\/mock"\}/,
+    );
+    expect(output).toMatch(
+      /packages\/mock\/package\.json: "license" is ISC, the repository's is MIT/,
+    );
+    expect(output).toMatch(/packages\/mock\/package\.json: engines\.node must be the repository's/);
     expect(code).toBe(1);
   });
 

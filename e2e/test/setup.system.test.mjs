@@ -1,3 +1,4 @@
+// @ts-check
 // The README's set-up, followed as a newcomer does on a fresh clone: `npm install`, `npm start`,
 // the CLI, the banner's curl line, the docs, and stopping `npm start` by its PID.
 // The clone is a copy of this working tree's files (tracked, and new files not ignored), so what
@@ -20,11 +21,14 @@ const repository = fileURLToPath(new URL('../..', import.meta.url));
 /** This checkout's turbo cache (turbo's default place), which the copy's build reads and fills. */
 const turboCacheDir = join(repository, '.turbo', 'cache');
 
-/** Figures of the walk, printed at the end for the CI log. */
+/** Figures of the walk, printed at the end for the CI log. @type {Record<string, string>} */
 const timings = {};
+/** @type {string} */
 let clone;
+/** `npm start`, once listening: its URL and the processes it started. @type {ReturnType<typeof npmStart> & { baseUrl: string; processes: number[] }} */
 let start;
 
+/** @param {string} to */
 async function copyWorkingTree(to) {
   const { stdout } = await exec(
     'git',
@@ -42,7 +46,7 @@ async function copyWorkingTree(to) {
     });
   }
   // turbo hashes through git; a clone has a repository
-  const git = (...args) => exec('git', args, { cwd: to });
+  const git = (/** @type {string[]} */ ...args) => exec('git', args, { cwd: to });
   await git('init', '-q');
   await git('add', '-A');
   await git(
@@ -56,6 +60,10 @@ async function copyWorkingTree(to) {
   );
 }
 
+/**
+ * @template T
+ * @param {string} name @param {() => Promise<T>} work
+ */
 async function timed(name, work) {
   const started = performance.now();
   const result = await work();
@@ -63,7 +71,7 @@ async function timed(name, work) {
   return result;
 }
 
-/** `npm start` in the clone: resolves once its banner says where it listens. */
+/** `npm start` in the clone: resolves once its banner says where it listens. @param {string} cwd */
 function npmStart(cwd) {
   const child = spawn('npm', ['start'], {
     cwd,
@@ -78,11 +86,13 @@ function npmStart(cwd) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  /** @type {Promise<number | string>} */
   const exited = new Promise((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal)),
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'exit')),
   );
+  /** @type {Promise<string>} */
   const listening = new Promise((resolve, reject) => {
-    const onData = (chunk) => {
+    const onData = (/** @type {Buffer} */ chunk) => {
       output += chunk;
       const baseUrl = /listening on (http:\/\/\S+)/.exec(output)?.[1];
       if (baseUrl && /--data-binary '[^']*'\n/.test(output)) resolve(baseUrl);
@@ -96,17 +106,19 @@ function npmStart(cwd) {
   return { child, exited, listening, output: () => output };
 }
 
-/** The child processes of `pid` (Linux /proc). */
+/** The child processes of `pid` (Linux /proc). @param {number} pid */
 async function childrenOf(pid) {
   const text = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
   return text.split(/\s+/).filter(Boolean).map(Number);
 }
 
+/** @param {number} pid @returns {Promise<number[]>} */
 async function descendantsOf(pid) {
   const children = await childrenOf(pid);
   return [...children, ...(await Promise.all(children.map(descendantsOf))).flat()];
 }
 
+/** @param {number} pid */
 function isAlive(pid) {
   try {
     process.kill(pid, 0);
@@ -126,12 +138,13 @@ beforeAll(async () => {
       maxBuffer: 64 * 1024 * 1024,
     }),
   );
-  start = npmStart(clone);
-  start.baseUrl = await timed(
+  const started = npmStart(clone);
+  const baseUrl = await timed(
     'npm start until listening (build from the turbo cache)',
-    () => start.listening,
+    () => started.listening,
   );
-  start.processes = [start.child.pid, ...(await descendantsOf(start.child.pid))];
+  const pid = started.child.pid ?? 0;
+  start = { ...started, baseUrl, processes: [pid, ...(await descendantsOf(pid))] };
 }, 600_000);
 
 afterAll(async () => {
@@ -215,10 +228,10 @@ describe('the README set-up on a fresh clone', () => {
   });
 
   test('SIGTERM to the PID of npm start stops the server and frees the port within 5 s', async () => {
-    const npmPid = start.child.pid;
+    const npmPid = start.child.pid ?? 0;
     const server = await childrenOf(npmPid);
     expect(server).toHaveLength(1); // npm runs the server itself, with no shell in between
-    const [serverPid] = server;
+    const [serverPid = 0] = server;
 
     const stopped = performance.now();
     process.kill(npmPid, 'SIGTERM');

@@ -160,6 +160,33 @@ describe('npm run contract:diff', { timeout: 60_000 }, () => {
     expect(code).toBe(1);
   });
 
+  it('fails when info.version moves but the contract does not: it moves for contract changes only', async () => {
+    const { code, output } = await contractDiff({
+      'openapi.yaml': (root) => {
+        root.info.version = nextMinor;
+      },
+    });
+    expect(output).toContain(
+      `info.version is ${nextMinor}, but the contract is the released ${released}'s: the contract's version moves for contract changes only`,
+    );
+    expect(output).toMatch(/@institution-api\/runtime/);
+    expect(code).toBe(1);
+  });
+
+  it('lets info.version move for a change of words only, which the diff leaves out', async () => {
+    const { code } = await contractDiff(
+      {
+        'openapi.yaml': (root) => {
+          root.info.version = `${major}.${minor}.${Number(released.split('.')[2] ?? 0) + 1}`;
+        },
+      },
+      {
+        'info-description.md': `${readFileSync(join(openapi, 'info-description.md'), 'utf8')}\nOne more sentence.\n`,
+      },
+    );
+    expect(code).toBe(0);
+  });
+
   it('fails when info.version goes down', async () => {
     const { code, output } = await contractDiff({
       'openapi.yaml': (root) => {

@@ -1,14 +1,22 @@
+// @ts-check
 // The contract's changes between two documents, as the breaking-change gate
 // (scripts/contract-diff.mjs) and the docs' changelog page (apps/docs) both read them: Redocly's
 // `diff` (the @redocly/cli the openapi workspace pins), its JSON report (`reportVersion` 1), and
 // the artefacts of comparing a bundle with the multi-file source left out or paired up, so that
 // every change left is one of the contract and every location points at the file to edit.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import {
+  dereference,
+  isObject,
+  pointerOf,
+  pointerSegments,
+  resolveLocalRef,
+} from '@institution-api/runtime/spec';
 
 /** The repository's root directory. */
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -107,6 +115,57 @@ export function diffReport(base, revision) {
 }
 
 /**
+ * The two documents of a comparison, each as one bundle (every `$ref` local), made when first
+ * read: a change's `path` is a JSON Pointer into them, which the spec toolkit follows.
+ *
+ * @typedef {{ base: () => unknown; revision: () => unknown }} ComparedDocuments
+ */
+
+/**
+ * `file` (a bundle, or the multi-file source's root) bundled by the pinned `redocly bundle`, so
+ * that the spec toolkit, which reads local references only, can read it.
+ *
+ * @param {string} file
+ * @returns {unknown}
+ */
+function bundled(file) {
+  const directory = mkdtempSync(join(tmpdir(), 'contract-changes-'));
+  try {
+    const output = join(directory, 'bundle.json');
+    const result = spawnSync(
+      process.execPath,
+      [redocly, 'bundle', resolve(file), '--config', diffConfig, '--output', output],
+      { cwd: root, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off' } },
+    );
+    if (result.status !== 0) {
+      throw new ContractDiffError(
+        `redocly bundle ${redoclyVersion} could not bundle ${file}:\n${result.stderr.trim()}`,
+      );
+    }
+    return JSON.parse(readFileSync(output, 'utf8'));
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/**
+ * @param {string} base @param {string} revision
+ * @returns {ComparedDocuments}
+ */
+function comparedDocuments(base, revision) {
+  /** @param {string} file */
+  const once = (file) => {
+    /** @type {{ document: unknown } | undefined} */
+    let made;
+    return () => {
+      made ??= { document: bundled(file) };
+      return made.document;
+    };
+  };
+  return { base: once(base), revision: once(revision) };
+}
+
+/**
  * The two differences that come from comparing a bundle (all components gathered under
  * `components`, `info.description` inlined) with the multi-file source (components reached only
  * through `$ref`s from the paths, `info.description` a `$ref` to info-description.md). Neither is
@@ -131,13 +190,13 @@ function isBundlingArtefact(change) {
  * The third artefact: a code sample the source takes from a file (`source: { $ref: <file> }`,
  * openapi/code-samples/), which `redocly diff` resolves only for YAML and JSON targets, shows as
  * removed from the bundle and added to the source at the same place. Returns the changes with
- * each such pair dropped when the file's text is the bundle's sample, and rated editorial (as a
- * changed inline sample is) when it is not.
+ * each such pair dropped when the revision's bundled sample is the base's, and rated editorial
+ * (as a changed inline sample is) when it is not.
  *
- * @param {Change[]} changes
+ * @param {Change[]} changes @param {ComparedDocuments} documents
  * @returns {Change[]}
  */
-function withCodeSamplesResolved(changes) {
+function withCodeSamplesResolved(changes, documents) {
   const removed = new Map(
     changes
       .filter((change) => change.kind === 'removed' && change.typeName === 'XCodeSample')
@@ -145,14 +204,14 @@ function withCodeSamplesResolved(changes) {
   );
   const paired = new Map();
   for (const change of changes) {
-    const sample = change.kind === 'added' ? change.revision?.value : undefined;
-    const ref = sample?.source?.$ref;
     const before = removed.get(change.path)?.base?.value;
-    if (change.typeName !== 'XCodeSample' || typeof ref !== 'string' || !before) continue;
-    if (!change.revision) continue;
-    const text = readFileSync(resolve(root, dirname(change.revision.file), ref), 'utf8');
+    if (change.typeName !== 'XCodeSample' || change.kind !== 'added' || !before) continue;
+    const sample = resolveLocalRef(documents.revision(), change.path);
     const same =
-      before.lang === sample.lang && before.label === sample.label && before.source === text;
+      isObject(sample) &&
+      before.lang === sample.lang &&
+      before.label === sample.label &&
+      before.source === sample.source;
     paired.set(change.path, same);
   }
   return changes.flatMap((change) => {
@@ -230,20 +289,20 @@ function withServersPaired(changes) {
  * `patch` editorial), `verdicts` (the diff rules' messages), `property`, and `base`/`revision`
  * (file, line, column, value).
  *
+ * `documents` are the two documents bundled, for {@link changesInWords}.
+ *
  * @param {string} base the earlier document
  * @param {string} revision the later one
- * @returns {{ versions: { base: string; revision: string }; changes: Change[] }}
+ * @returns {{ versions: { base: string; revision: string }; changes: Change[]; documents: ComparedDocuments }}
  */
 export function contractChanges(base, revision) {
   const report = diffReport(base, revision);
-  const changes = withServersPaired(withCodeSamplesResolved(report.changes)).filter(
+  const documents = comparedDocuments(base, revision);
+  const changes = withServersPaired(withCodeSamplesResolved(report.changes, documents)).filter(
     (change) => !isBundlingArtefact(change),
   );
-  return { versions: report.infoVersions, changes };
+  return { versions: report.infoVersions, changes, documents };
 }
-
-/** @param {string} segment */
-const decodePointer = (segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~');
 
 /** The fields of a path item that are operations (OpenAPI 3.1, Path Item Object). */
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
@@ -258,7 +317,7 @@ const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'pat
  * @returns {{ scope: string; rest: string[]; method?: string; path?: string }}
  */
 export function scopeOf(pointer) {
-  const segments = pointer.replace(/^#\/?/, '').split('/').map(decodePointer);
+  const segments = pointerSegments(pointer);
   const [section, path, field] = segments;
   if (section === 'paths' && path !== undefined && field !== undefined && METHODS.has(field)) {
     return {
@@ -274,66 +333,24 @@ export function scopeOf(pointer) {
   return { scope: segments[0] || 'document', rest: segments.slice(1) };
 }
 
-/** Parsed YAML (or JSON) files, by absolute path: each side of a report names its file. */
-const documents = new Map();
-
-/**
- * The value at `pointer` in `file` (relative to the repository's root, as Redocly reports it),
- * `$ref`s followed, to another file too (the multi-file source); undefined when it cannot be read.
- *
- * @param {string} file @param {string} pointer
- * @returns {any}
- */
-function valueAt(file, pointer) {
-  const path = resolve(root, file);
-  if (!documents.has(path)) {
-    try {
-      documents.set(path, parse(readFileSync(path, 'utf8')));
-    } catch {
-      documents.set(path, undefined);
-    }
-  }
-  let value = documents.get(path);
-  for (const segment of pointer.replace(/^#\/?/, '').split('/').filter(Boolean)) {
-    value = value?.[decodePointer(segment)];
-  }
-  return resolved(file, value);
-}
-
-/**
- * `value` itself, or what its `$ref` points to (`#/components/parameters/Prefer` in the same
- * file, `../components/parameters/Prefer.yaml` beside it).
- *
- * @param {string} file the file `value` is in @param {any} value
- */
-function resolved(file, value) {
-  const ref = value?.$ref;
-  if (typeof ref !== 'string') return value;
-  const [target, pointer = ''] = ref.split('#');
-  return valueAt(target ? join(dirname(file), target) : file, pointer);
-}
-
 /**
  * The parameters a change under `parameters` is about, each as the document declares it
- * (`{ name, in, … }`): the list's, when a whole list was added or removed; else the one
- * parameter, found from the change's side (the parameter itself, or the parameter a changed
- * property of it belongs to).
+ * (`{ name, in, … }`, its `$ref` followed): the list's, when a whole list was added or removed;
+ * else the one parameter the change is in (`parameters/<index>`, or a property below it). Read
+ * from the document the change's value is in: the revision's, or the base's for a removal.
  *
  * @param {Change} change @param {string[]} below the pointer's segments after `parameters`
- * @returns {any[]}
+ * @param {ComparedDocuments} documents
+ * @returns {unknown[]}
  */
-function parametersOf(change, below) {
-  const side = change.revision ?? change.base;
-  if (!side) return [];
-  if (below.length === 0 && Array.isArray(side.value)) {
-    return side.value.map((parameter) => resolved(side.file, parameter));
-  }
-  if (!side.pointer) return [];
-  // The side's pointer is the changed node in its file; the parameter is as many levels up as
-  // the change's path goes below it, and one more for a changed property.
-  const up = below.length - 1 + (change.property === undefined ? 0 : 1);
-  const segments = side.pointer.replace(/^#\/?/, '').split('/').filter(Boolean);
-  return [valueAt(side.file, `#/${segments.slice(0, segments.length - up).join('/')}`)];
+function parametersOf(change, below, documents) {
+  const document = change.revision ? documents.revision() : documents.base();
+  const segments = pointerSegments(change.path);
+  const list = segments.slice(0, segments.length - below.length);
+  const at = below.length === 0 ? list : [...list, below[0] ?? ''];
+  const value = dereference(document, resolveLocalRef(document, pointerOf(at)));
+  if (below.length > 0) return [value];
+  return Array.isArray(value) ? value.map((parameter) => dereference(document, parameter)) : [];
 }
 
 /**
@@ -372,9 +389,9 @@ function fieldOf(segments) {
 /**
  * What a pointer below an operation names, in words (`field \`email\` of the request body`).
  *
- * @param {string[]} rest @param {Change} change
+ * @param {string[]} rest @param {Change} change @param {ComparedDocuments} documents
  */
-function operationPart(rest, change) {
+function operationPart(rest, change, documents) {
   const [first, ...more] = rest;
   if (first === undefined) return 'the operation';
   if (first === 'requestBody') {
@@ -393,7 +410,7 @@ function operationPart(rest, change) {
     return answer;
   }
   if (first === 'parameters') {
-    const [parameter] = parametersOf(change, more);
+    const [parameter] = parametersOf(change, more, documents);
     return more.length === 0 ? 'the parameters' : parameterName(parameter);
   }
   if (first === 'x-codeSamples') {
@@ -454,22 +471,23 @@ function actionOf(change) {
  * own explanations (`details`).
  *
  * @param {Change} change a change of {@link contractChanges}
+ * @param {ComparedDocuments} documents the documents compared ({@link contractChanges})
  * @returns {ChangeInWords}
  */
-function changeInWords(change) {
+function changeInWords(change, documents) {
   const { scope, rest, method, path } = scopeOf(change.path);
   const value = (change.revision ?? change.base)?.value;
   let area = scope;
   /** @type {string} */
   let subject;
   if (method) {
-    subject = operationPart(rest, change);
+    subject = operationPart(rest, change, documents);
   } else if (path !== undefined) {
     area = path;
     subject =
       rest.length === 0
         ? 'the path'
-        : `${operationPart(rest, change)} (every operation of the path)`;
+        : `${operationPart(rest, change, documents)} (every operation of the path)`;
   } else if (scope === 'servers') {
     area = 'Servers';
     subject = value?.url ? `server \`${value.url}\`` : 'the servers';
@@ -497,14 +515,15 @@ function changeInWords(change) {
  * parameters (`header \`Signature-Input\`: added`), since each is a change a client sees.
  *
  * @param {Change} change a change of {@link contractChanges}
+ * @param {ComparedDocuments} documents the documents compared ({@link contractChanges})
  * @returns {ChangeInWords[]}
  */
-export function changesInWords(change) {
+export function changesInWords(change, documents) {
   const { rest } = scopeOf(change.path);
   const whole = change.typeName === 'ParameterList' && rest.length === 1;
-  const parameters = whole ? parametersOf(change, []) : [];
-  if (parameters.length === 0) return [changeInWords(change)];
-  const words = changeInWords(change);
+  const parameters = whole ? parametersOf(change, [], documents) : [];
+  if (parameters.length === 0) return [changeInWords(change, documents)];
+  const words = changeInWords(change, documents);
   return parameters.map((parameter) => ({
     ...words,
     subject: words.subject.replace('the parameters', parameterName(parameter)),
@@ -522,11 +541,11 @@ export function changesInWords(change) {
  * @returns {{ version: string; since: string; comparedBy: string; changes: ChangeInWords[] }}
  */
 export function releaseRecord(base, revision) {
-  const { versions, changes } = contractChanges(base, revision);
+  const { versions, changes, documents } = contractChanges(base, revision);
   return {
     version: versions.revision,
     since: versions.base,
     comparedBy: `redocly diff ${redoclyVersion}`,
-    changes: changes.flatMap(changesInWords),
+    changes: changes.flatMap((change) => changesInWords(change, documents)),
   };
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // A copy of the spec's sources (openapi/) in a new temporary directory, with YAML files edited and
 // other files written, as a designer's change would leave them: for the tests of the
 // breaking-change gate and of the changelog, which compare it with the spec as it is.

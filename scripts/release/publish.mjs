@@ -1,8 +1,10 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run release`: the second half of a release, after `npm run release:version` and its
-// commit. Publishes the versions of @institution-api/types, signing, client, conformance and mock that
-// the registry does not have yet (`changeset publish`, which runs `npm publish` per package and
-// tags the commit `<name>@<version>`). Private workspaces are never published.
+// commit. Publishes the versions of the published packages (workspace.mjs, PUBLISHABLE: types,
+// runtime, signing, client, cli, conformance, mock) that the registry does not have yet
+// (`changeset publish`, which runs `npm publish` per package and tags the commit
+// `<name>@<version>`). Private workspaces are never published.
 //
 // The registry is npm's: the project sets none (no publishConfig.registry), so
 // `npm_config_registry=http://localhost:4873/ npm run release` publishes to a private or local

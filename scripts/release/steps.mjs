@@ -1,3 +1,4 @@
+// @ts-check
 // The steps both release scripts share: run a command in the repository, stop the release at the
 // first failure, and the checks that come before changing or publishing anything.
 import { spawnSync } from 'node:child_process';
@@ -5,7 +6,11 @@ import { PUBLISHABLE, repositoryRoot } from './workspace.mjs';
 
 const env = { ...process.env, REDOCLY_TELEMETRY: 'off', TURBO_TELEMETRY_DISABLED: '1' };
 
-/** Runs one step in the repository, printing it; exits 1 at the first failure. */
+/**
+ * Runs one step in the repository, printing it; exits 1 at the first failure.
+ *
+ * @param {string} title @param {string} command @param {string[]} args
+ */
 export function step(title, command, args) {
   console.log(`\n▶ ${title}: ${command} ${args.join(' ')}`);
   const { status } = spawnSync(command, args, { cwd: repositoryRoot, env, stdio: 'inherit' });

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run release:version`: the first half of a release, run by the maintainer who releases.
 //
 // 1. Checks first, against the last release: the release rules (release:check), the
@@ -16,7 +17,6 @@
 // It commits nothing: review `git diff`, commit, then `npm run release` publishes.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { releaseRecord } from '../lib/contract-changes.mjs';
 import { buildPublished, checkEverything, step } from './steps.mjs';
 import {
   CONTRACT_PACKAGE,
@@ -54,6 +54,9 @@ step('refresh package-lock.json', 'npm', [
 ]);
 buildPublished();
 
+// Read once the packages are built: the contract's changes are read with the spec toolkit of
+// @institution-api/runtime, which a fresh clone has not built yet when this script starts.
+const { releaseRecord } = await import('../lib/contract-changes.mjs');
 const released = join(repositoryRoot, 'released');
 // Before the bundle is replaced: the comparison needs the last release's contract.
 const record = releaseRecord(

@@ -8,8 +8,8 @@
  *   `DOCS_API_ORIGINS` (see `lib/api-origins.mjs`);
  * - `dist/openapi.yaml` and `dist/openapi.json`, the bundled spec, which the page's download
  *   links point to (relative links, so they work from a file and at the reference server's /docs);
- * - `dist/institution-api.postman_collection.json`, the Postman collection the spec's build makes
- *   from the bundle, linked from the page's header;
+ * - `dist/institution-api.postman_collection.json`, the Postman collection of the bundle (see
+ *   `lib/postman-collection.mjs`), linked from the page's header;
  * - `dist/changelog.html`, the contract's changes in words, per version and not yet released, from
  *   the breaking-change gate's comparison (see `lib/changelog-page.mjs`), linked from the header;
  * - `dist/llms.txt` and `dist/llms/*.md`, the docs for agents: an index (llmstxt.org) and a
@@ -25,6 +25,7 @@ import { agentPages } from './lib/agent-pages.mjs';
 import { parseApiOrigins } from './lib/api-origins.mjs';
 import { changelogData, changelogPage } from './lib/changelog-page.mjs';
 import { findExternalFetches } from './lib/offline.mjs';
+import { COLLECTION_FILE, postmanCollection } from './lib/postman-collection.mjs';
 import { renderPage } from './lib/render-page.mjs';
 import { bundledSpecFiles } from './lib/spec-files.mjs';
 
@@ -37,9 +38,12 @@ await rm(dist, { recursive: true, force: true });
 await mkdir(dist, { recursive: true });
 await copyFile(spec.yaml, `${dist}openapi.yaml`);
 await copyFile(spec.json, `${dist}openapi.json`);
-await copyFile(spec.postman, `${dist}institution-api.postman_collection.json`);
 
 const document = JSON.parse(await readFile(spec.json, 'utf8'));
+await writeFile(
+  `${dist}${COLLECTION_FILE}`,
+  `${JSON.stringify(postmanCollection(document), null, 2)}\n`,
+);
 const { info } = document;
 const page = await renderPage({
   spec: `${dist}openapi.yaml`,

@@ -17,10 +17,10 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { postmanCollection } from '@institution-api/openapi/postman-collection.mjs';
 import { parseApiOrigins } from './lib/api-origins.mjs';
 import { changelogData, changelogPage } from './lib/changelog-page.mjs';
 import { startDevServer } from './lib/dev-server.mjs';
+import { postmanCollection } from './lib/postman-collection.mjs';
 import { redocly } from './lib/redocly.mjs';
 import { DOCS_CONFIG, PAGE_TEMPLATE, renderPage } from './lib/render-page.mjs';
 

@@ -8,7 +8,8 @@
  * when absent, the client's "read, change one field, update" keeps them (the account's through
  * `User.account`), an import column sets each, a user stored before the fields existed (by the
  * server built from this checkout's spec) answers them as null, and the copy's conformance suite
- * passes. The copy's mock answers both fields in both shapes.
+ * passes. The copy's mock answers both fields in both shapes, and every workspace the spec
+ * reaches typechecks, type tests included.
  */
 import { execFile as execFileCallback } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -211,6 +212,32 @@ it("the copy's spec has the field, and only the copy's", async () => {
   expect(bundled.components.schemas.AccountCreated.properties).toHaveProperty(accountKey);
   expect(distinctUserBody()).not.toHaveProperty(field);
   expect(distinctUserBody({}, 'BankAccountUser')).not.toHaveProperty(accountField);
+});
+
+it("the copy typechecks as `npm run typecheck` does, type tests included, with no edit but the spec's", {
+  timeout: 600_000,
+}, async () => {
+  // The type tests derive the user's and the account's keys from the generated types (the
+  // client's users-client.test-d.ts among them), so the new fields need no edit of a test.
+  for (const workspace of [
+    'openapi',
+    'packages/types',
+    'packages/runtime',
+    'packages/client',
+    'packages/cli',
+    'packages/conformance',
+    'packages/mock',
+    'apps/reference-server',
+  ]) {
+    await execFile('npm', ['run', 'typecheck', '--silent'], {
+      cwd: join(variant.root, workspace),
+      maxBuffer: 16 * 1024 * 1024,
+    }).catch((error: { stdout?: string; stderr?: string }) => {
+      throw new Error(
+        `npm run typecheck of the copy's ${workspace} failed:\n${error.stdout}${error.stderr}`,
+      );
+    });
+  }
 });
 
 it("the copy's mock answers both fields, in both shapes and in the client's User", async () => {

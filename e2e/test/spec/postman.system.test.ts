@@ -1,6 +1,6 @@
 /**
  * The Postman collection as delivered: built from the bundle by `npm run build`
- * (scripts/postman-collection.mjs), served by the reference server beside its docs, and run by
+ * (apps/docs/scripts/lib/postman-collection.mjs), served by the reference server beside its docs, and run by
  * Newman exactly as the client README's recipe says, with the collection's URL and the
  * institution's keys (and here a base URL, the server being on a free port): the collection
  * signs its own requests, registers a fresh customer, carries the created id into the update,
@@ -23,7 +23,9 @@ import { startUpdateAsCreateProxy } from './broken-server.js';
 
 const newman = join(repository, 'node_modules', '.bin', 'newman');
 const reports = fileURLToPath(new URL('../../reports', import.meta.url));
-const collectionFile = exportedFile('@institution-api/openapi/postman-collection.json');
+const collectionFile = exportedFile(
+  '@institution-api/docs/institution-api.postman_collection.json',
+);
 const collectionPath = '/institution-api.postman_collection.json';
 
 const institution: Credential = {

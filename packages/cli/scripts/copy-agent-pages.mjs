@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Copies the docs for agents that apps/docs builds from the spec (llms.txt and its Markdown
 // pages, llmstxt.org) into dist/agent-pages/, which `institution-api mcp` offers as resources
 // beside the spec. Run by the build after tsc; the docs workspace, a devDependency, is built

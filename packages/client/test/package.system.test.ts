@@ -314,7 +314,7 @@ describe('the client installed alone, as an application installs it', { timeout:
     const app = join(workdir, 'lean');
     await mkdir(app);
     await writeFile(join(app, 'package.json'), '{ "name": "lean", "private": true }\n');
-    const siblings = ['client', 'signing', 'types'].map((name) => {
+    const siblings = ['client', 'runtime', 'signing', 'types'].map((name) => {
       const file = tarballs.find((tarball) => tarball.startsWith(`institution-api-${name}-`));
       return join(tarballDir, file ?? `institution-api-${name}-missing.tgz`);
     });

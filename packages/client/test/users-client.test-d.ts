@@ -2,6 +2,7 @@
  * Compile-time guarantees: invalid bodies and ids do not compile, and results are typed.
  * Each `@ts-expect-error` fails the run if the line below it ever compiles.
  */
+import type { AccountCreated, AccountUpdated } from '@institution-api/types';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   type ClientError,
@@ -14,6 +15,11 @@ import {
   type UserUpdated,
   type UserWithIncome,
 } from '../src/index.js';
+
+/** A snake_case key in camelCase (`bank_name` → `bankName`), as `AccountCreated` spells them. */
+type CamelCase<Key> = Key extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : Key;
 
 const users = createUsersClient({ baseUrl: 'https://x.test', publicKey: 'pk', secretKey: 'sk' });
 const id = '3f0c9a52-6d1e-4b7a-9c2e-8a5d4f1b7e21';
@@ -147,9 +153,12 @@ describe('results', () => {
     expectTypeOf<User['monthlyIncome']>().toEqualTypeOf<number | null>();
     expectTypeOf<User['account']>().toEqualTypeOf<UserAccount | null>();
     expectTypeOf<User['kyc']['occupation']>().toEqualTypeOf<string | null>();
-    expectTypeOf<keyof UserAccount>().toEqualTypeOf<
-      'id' | 'accountType' | 'accountNumber' | 'network' | 'bankName' | 'accountName' | 'createdAt'
-    >();
+    // The account's keys are those of both answers' account objects, derived from the generated
+    // types (never listed here, so a field the spec adds is an edit of the spec alone): the
+    // update's camelCase keys, which are the create's snake_case keys in camelCase.
+    expectTypeOf<keyof UserAccount>().toEqualTypeOf<keyof AccountUpdated>();
+    expectTypeOf<keyof UserAccount>().toEqualTypeOf<CamelCase<keyof AccountCreated>>();
+    expectTypeOf<'accountNumber' | 'bankName' | 'createdAt'>().toExtend<keyof UserAccount>();
     expectTypeOf<UserAccount['bankName']>().toEqualTypeOf<string | null>();
   });
 });

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The conformance package's benchmark (`npm run bench -w @institution-api/conformance`, and a
 // section of the root `npm run bench`): how many requests per second `run` sends against the
 // reference server, and how much latency the validation proxy adds, at p50 and p99. It prints
@@ -21,8 +22,12 @@ import { formatAuthorization } from '@institution-api/signing';
 import { signSync } from '@institution-api/signing/node';
 import { startReferenceServer } from '@institution-api/test-support/reference-server';
 import { openapiDocument } from '@institution-api/types';
-import { runConformance } from '../dist/index.js';
 
+// The build's output, typed by its source (the package's build writes no declarations).
+/** @type {typeof import('../src/index.ts')} */
+const { runConformance } = await import(new URL('../dist/index.js', import.meta.url).href);
+
+/** @typedef {{ institution: string; publicKey: string; secretKey: string }} Credential */
 const credentials = [
   {
     institution: 'Bench Lender',
@@ -35,15 +40,22 @@ const credentials = [
     secretKey: 'bench-second-secret-0123456789',
   },
 ];
+const [first, second] = /** @type {[Credential, Credential]} */ (credentials);
 const cli = fileURLToPath(new URL('../bin/institution-api-conformance.js', import.meta.url));
 
+/** @param {number[]} values @param {number} p */
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 };
+/** @param {number[]} values */
 const median = (values) => percentile(values, 50);
 
-/** Runs the benchmark; resolves to the lines of its table. */
+/**
+ * Runs the benchmark; resolves to the lines of its table.
+ *
+ * @param {{ runs?: number; proxyRequests?: number; log?: (line: string) => void }} [options]
+ */
 export async function conformanceBench({ runs = 3, proxyRequests = 1000, log = () => {} } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
   const server = await startReferenceServer({ credentials, databaseUrl: dataDir });
@@ -55,7 +67,7 @@ export async function conformanceBench({ runs = 3, proxyRequests = 1000, log = (
         document: openapiDocument,
         seed,
         rate: 0,
-        credentials: { main: credentials[0], other: credentials[1] },
+        credentials: { main: first, other: second },
       });
       const failed = report.results.filter((result) => result.failure).length;
       rates.push(report.requests / (report.durationMs / 1000));
@@ -64,7 +76,7 @@ export async function conformanceBench({ runs = 3, proxyRequests = 1000, log = (
       );
     }
     const { direct, proxied } = await proxyLatency(server.url, proxyRequests, log);
-    const ms = (value) => value.toFixed(2);
+    const ms = (/** @type {number} */ value) => value.toFixed(2);
     return [
       '| conformance | figure |',
       '|---|---:|',
@@ -78,11 +90,17 @@ export async function conformanceBench({ runs = 3, proxyRequests = 1000, log = (
   }
 }
 
+/**
+ * The latency of creates straight to `target` and through the proxy, alternately.
+ *
+ * @param {string} target @param {number} count @param {(line: string) => void} log
+ */
 async function proxyLatency(target, count, log) {
   const child = spawn(process.execPath, [cli, 'proxy', '--target', target, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
+    /** @type {string} */
     const url = await new Promise((resolve, reject) => {
       let output = '';
       child.stdout.setEncoding('utf8').on('data', (chunk) => {
@@ -92,8 +110,11 @@ async function proxyLatency(target, count, log) {
       });
       child.once('exit', (code) => reject(new Error(`the proxy exited (${code}): ${output}`)));
     });
+    /** @type {number[]} */
     const direct = [];
+    /** @type {number[]} */
     const proxied = [];
+    /** @param {string} base @param {number} index */
     const send = async (base, index) => {
       const body = JSON.stringify({
         email: `bench.${process.pid}.${index}@example.com`,
@@ -108,10 +129,7 @@ async function proxyLatency(target, count, log) {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          authorization: formatAuthorization(
-            credentials[0],
-            signSync(body, credentials[0].secretKey),
-          ),
+          authorization: formatAuthorization(first, signSync(body, first.secretKey)),
         },
         body,
       });
@@ -135,7 +153,7 @@ async function proxyLatency(target, count, log) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const lines = await conformanceBench({
     runs: Number(process.env.BENCH_RUNS ?? 3),
-    log: (line) => process.stderr.write(`  · ${line}\n`),
+    log: (/** @type {string} */ line) => process.stderr.write(`  · ${line}\n`),
   });
   console.log(lines.join('\n'));
 }

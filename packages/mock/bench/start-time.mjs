@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // How long `institution-api-mock` takes from its launch to its first answer: the time until it
 // prints "listening on …", and until a valid signed create is answered 201 (the first answer
 // loads MSW and compiles the spec's validators). Beside it, in the same run, bare Node: a
@@ -18,7 +19,10 @@ const pair = {
   publicKey: 'bench-key',
   secretKey: 'bench-secret',
 };
-const example = openapiDocument.components.examples.MomoAccountUser.value;
+const examples = /** @type {Record<string, { value: Record<string, unknown> }>} */ (
+  openapiDocument.components.examples
+);
+const example = examples.MomoAccountUser?.value;
 const bareNode = [
   '-e',
   `const s = require('node:http').createServer((q, r) => { q.resume(); q.on('end', () => { r.statusCode = 201; r.end('{}'); }); });
@@ -27,6 +31,7 @@ const bareNode = [
 ];
 
 let serial = 0;
+/** @param {string} url */
 function signedCreate(url) {
   serial += 1;
   const card = String(100_000_000 + serial);
@@ -45,7 +50,12 @@ function signedCreate(url) {
   });
 }
 
-/** One launch: ms until "listening on", ms until the first create is answered 201. */
+/**
+ * One launch: ms until "listening on", ms until the first create is answered 201.
+ *
+ * @param {string[]} args
+ * @returns {Promise<Sample>}
+ */
 async function launch(args) {
   const started = performance.now();
   const child = spawn(process.execPath, args, {
@@ -53,12 +63,13 @@ async function launch(args) {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
+    /** @type {string} */
     const url = await new Promise((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (chunk) => {
         out += chunk;
         const match = /listening on (\S+)/.exec(out);
-        if (match) resolve(match[1]);
+        if (match?.[1]) resolve(match[1]);
       });
       child.once('exit', (code) => reject(new Error(`exited ${code} before listening`)));
     });
@@ -74,14 +85,19 @@ async function launch(args) {
   }
 }
 
+/** @param {number[]} values */
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const at = (/** @type {number} */ index) => sorted[index] ?? 0;
+  return sorted.length % 2 ? at(middle) : (at(middle - 1) + at(middle)) / 2;
 };
+/** @param {number[]} values */
 const figure = (values) =>
   `${Math.round(median(values))} ms (${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))})`;
 
+/** @typedef {{ listening: number; answered: number }} Sample */
+/** @type {{ mock: Sample[]; node: Sample[] }} */
 const samples = { mock: [], node: [] };
 for (let run = 0; run < runs; run++) {
   // interleaved, so that a burst of load elsewhere skews both alike
@@ -91,10 +107,10 @@ for (let run = 0; run < runs; run++) {
 console.log(`institution-api-mock start, ${runs} launches each, median (range):`);
 console.log('| program | to "listening on" | to the first create answered 201 |');
 console.log('|---|---:|---:|');
-for (const [name, values] of [
+for (const [name, values] of /** @type {[string, Sample[]][]} */ ([
   ['bare node:http (the floor)', samples.node],
   ['institution-api-mock', samples.mock],
-]) {
+])) {
   console.log(
     `| ${name} | ${figure(values.map((v) => v.listening))} | ${figure(values.map((v) => v.answered))} |`,
   );

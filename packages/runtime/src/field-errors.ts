@@ -8,6 +8,7 @@
 
 import type { FieldError } from '@institution-api/types';
 import type { ErrorObject } from 'ajv';
+import { pointerOf, pointerSegments } from './spec/index.js';
 
 /**
  * Messages for the spec's string patterns, by the `title` of the schema that declares them, so a
@@ -44,10 +45,9 @@ const typeNames: Record<string, string> = {
  * (`kyc.validFrom`), or the parameter's name.
  */
 export function fieldName(pointer: string): string {
-  return pointer
-    .split('/')
+  // A parameter's name comes without the leading `/` of a pointer.
+  return pointerSegments(`/${pointer.replace(/^\//, '')}`)
     .filter(Boolean)
-    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
     .join('.');
 }
 
@@ -166,6 +166,7 @@ export function unique(errors: FieldError[]): FieldError[] {
   });
 }
 
+/** One segment of a JSON Pointer, escaped (`a/b` → `a~1b`). */
 function escapeSegment(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
+  return pointerOf([segment]).slice(2);
 }

@@ -27,8 +27,9 @@ interface Variant {
  *
  * A body that breaks the `oneOf` of account variants makes Ajv (and so express-openapi-validator)
  * report the errors of every variant plus "must match exactly one schema in oneOf"
- * (LIBRARY-NOTES). Instead, the body is checked against the fields of `UserInput` without the
- * `oneOf`, and then against the ONE variant its `accountType` selects: `MOMO` → MomoAccountDetails,
+ * (ARCHITECTURE.md, "What the code relies on in its libraries"). Instead, the body is checked
+ * against the fields of `UserInput` without the `oneOf`, and then against the ONE variant its
+ * `accountType` selects: `MOMO` → MomoAccountDetails,
  * `BANK` → BankAccountDetails, absent or null → NoAccountDetails; any other value is already an
  * enum error on `/body/accountType`. The variant's errors are phrased as the rules:
  * "network is required when accountType is MOMO", "accountName is required when accountType is

@@ -138,41 +138,7 @@ export function* bodyVariants(
   };
   const textReceived = text;
   const bom = textReceived.startsWith('\ufeff');
-  yield* each(
-    [
-      () =>
-        variant(
-          textReceived.replace(/\r?\n$/, ''),
-          'without the final newline',
-          'the bytes received without their final newline',
-        ),
-      () =>
-        variant(
-          `${textReceived}\n`,
-          'with a final newline',
-          'the bytes received with a final newline added',
-        ),
-      () =>
-        variant(
-          `${textReceived}\r\n`,
-          'with a final CRLF',
-          'the bytes received with a final CRLF added',
-        ),
-      () =>
-        bom
-          ? variant(
-              textReceived.slice(1),
-              'without its byte order mark',
-              'the bytes received without their byte order mark (EF BB BF)',
-            )
-          : variant(
-              `\ufeff${textReceived}`,
-              'with a byte order mark',
-              'the bytes received with a byte order mark (EF BB BF) before them',
-            ),
-    ],
-    spending,
-  );
+  yield* each(edgeMakers(textReceived, bom, variant), spending);
   if (spending.limit) return;
   yield* charsets();
   if (spending.limit) return;
@@ -249,6 +215,49 @@ export function* bodyVariants(
     ),
     spending,
   );
+}
+
+/**
+ * The makers of the received text's edge variants, most likely first: without or with a final
+ * newline, with a final CRLF, and without or with a byte order mark.
+ */
+function edgeMakers(
+  textReceived: string,
+  bom: boolean,
+  variant: (candidate: string, form: string, signed: string) => BodyVariant | undefined,
+): (() => BodyVariant | undefined)[] {
+  return [
+    () =>
+      variant(
+        textReceived.replace(/\r?\n$/, ''),
+        'without the final newline',
+        'the bytes received without their final newline',
+      ),
+    () =>
+      variant(
+        `${textReceived}\n`,
+        'with a final newline',
+        'the bytes received with a final newline added',
+      ),
+    () =>
+      variant(
+        `${textReceived}\r\n`,
+        'with a final CRLF',
+        'the bytes received with a final CRLF added',
+      ),
+    () =>
+      bom
+        ? variant(
+            textReceived.slice(1),
+            'without its byte order mark',
+            'the bytes received without their byte order mark (EF BB BF)',
+          )
+        : variant(
+            `\ufeff${textReceived}`,
+            'with a byte order mark',
+            'the bytes received with a byte order mark (EF BB BF) before them',
+          ),
+  ];
 }
 
 /** The variants `makers` make, one by one, until the budget is spent. */

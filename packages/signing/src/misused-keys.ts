@@ -74,23 +74,29 @@ function hexPrefixBytes(text: string): Uint8Array {
   return bytes;
 }
 
-/** The guesses for a key pair, most common first, each distinct key once. */
-function guesses(publicKey: string, secretKey: string, message: 'body' | 'base'): Guess[] {
-  const list: Guess[] = [];
-  const seen: Uint8Array[] = [utf8.encode(secretKey)];
-  const key = (misuse: KeyMisuse, bytes: Uint8Array) => {
-    // An HMAC pads a short key with zeros: an empty key is the key of one zero byte.
-    const effective = bytes.length === 0 ? new Uint8Array(1) : bytes;
-    if (seen.some((other) => sameBytes(other, effective))) return;
-    seen.push(effective);
-    list.push({ ...misuse, check: 'key', bytes: effective });
-  };
-  const secret = (what: string) => `the HMAC keyed with the secret key ${what}`;
-  key(
+/** A misuse of the keys, and the bytes a signer that made it keyed its HMAC with. */
+type Candidate = [KeyMisuse, Uint8Array];
+
+const secret = (what: string) => `the HMAC keyed with the secret key ${what}`;
+
+/** The secret key's prefix (`sk_`), if it has one, and what follows it. */
+function prefixOf(secretKey: string) {
+  const prefix = /^[a-z]{1,8}_/.exec(secretKey)?.[0];
+  return { prefix, rest: prefix ? secretKey.slice(prefix.length) : undefined };
+}
+
+/**
+ * The most common misuses of the keys, most common first: the wrong key, a stored key's extra
+ * characters, a decoding.
+ */
+function commonCandidates(publicKey: string, secretKey: string): Candidate[] {
+  const candidates: Candidate[] = [];
+  const { prefix, rest } = prefixOf(secretKey);
+  candidates.push([
     { key: 'public-key', what: 'the HMAC keyed with the public key', advice: rightKey },
     utf8.encode(publicKey),
-  );
-  key(
+  ]);
+  candidates.push([
     {
       key: 'secret-with-whitespace',
       what: secret(
@@ -99,50 +105,58 @@ function guesses(publicKey: string, secretKey: string, message: 'body' | 'base')
       advice: trimmed,
     },
     utf8.encode(`${secretKey}\n`),
-  );
-  key(
+  ]);
+  candidates.push([
     {
       key: 'secret-in-quotes',
       what: secret('in its double quotes, as a .env value read with its quotes is'),
       advice: `${trimmed.replace('trim what was stored with it', 'remove the quotes')}`,
     },
     utf8.encode(`"${secretKey}"`),
-  );
-  key(
+  ]);
+  candidates.push([
     {
       key: 'empty',
       what: "the HMAC keyed with an empty key: a decoding of the secret key that failed gives no bytes (PHP's hex2bin, Go's hex.DecodeString with its error ignored, or Node's Buffer.from(key, 'hex') of a key that is not hex)",
       advice: rightKey,
     },
     new Uint8Array(0),
-  );
-  const prefix = /^[a-z]{1,8}_/.exec(secretKey)?.[0];
-  const rest = prefix ? secretKey.slice(prefix.length) : undefined;
+  ]);
   const restBase64 = rest === undefined ? undefined : base64Bytes(rest);
   if (prefix && restBase64 && restBase64.length > 0) {
-    key(
+    candidates.push([
       {
         key: 'secret-without-prefix',
         what: secret(`without its "${prefix}" prefix, the rest decoded from base64`),
         advice: `The "${prefix}" prefix is part of the key, and nothing is decoded. ${rightKey}`,
       },
       restBase64,
-    );
+    ]);
   }
   const whole = base64Bytes(secretKey);
   if (whole && whole.length > 0) {
-    key(
+    candidates.push([
       { key: 'secret-base64-decoded', what: secret('decoded from base64'), advice: rightKey },
       whole,
-    );
+    ]);
   }
   if (/^(?:[0-9a-fA-F]{2})+$/.test(secretKey)) {
-    key(
+    candidates.push([
       { key: 'secret-hex-decoded', what: secret('decoded from hex'), advice: rightKey },
       hexPrefixBytes(secretKey),
-    );
+    ]);
   }
-  key(
+  return candidates;
+}
+
+/**
+ * The rarer misuses, after the common ones: other line ends, quotes and spaces, partial
+ * decodings.
+ */
+function rarerCandidates(secretKey: string): Candidate[] {
+  const candidates: Candidate[] = [];
+  const { prefix, rest } = prefixOf(secretKey);
+  candidates.push([
     {
       key: 'secret-with-whitespace',
       what: secret(
@@ -151,35 +165,35 @@ function guesses(publicKey: string, secretKey: string, message: 'body' | 'base')
       advice: trimmed,
     },
     utf8.encode(`${secretKey}\r`),
-  );
-  key(
+  ]);
+  candidates.push([
     {
       key: 'secret-with-whitespace',
       what: secret('followed by a carriage return and a newline (\\r\\n)'),
       advice: trimmed,
     },
     utf8.encode(`${secretKey}\r\n`),
-  );
-  key(
+  ]);
+  candidates.push([
     {
       key: 'secret-in-quotes',
       what: secret('in its single quotes, as a .env value read with its quotes is'),
       advice: `${trimmed.replace('trim what was stored with it', 'remove the quotes')}`,
     },
     utf8.encode(`'${secretKey}'`),
-  );
+  ]);
   if (prefix && rest) {
-    key(
+    candidates.push([
       {
         key: 'secret-without-prefix',
         what: secret(`without its "${prefix}" prefix`),
         advice: `The "${prefix}" prefix is part of the key. ${rightKey}`,
       },
       utf8.encode(rest),
-    );
+    ]);
     const restHex = hexPrefixBytes(rest);
     if (restHex.length > 0) {
-      key(
+      candidates.push([
         {
           key: 'secret-without-prefix',
           what: secret(
@@ -188,12 +202,12 @@ function guesses(publicKey: string, secretKey: string, message: 'body' | 'base')
           advice: `The "${prefix}" prefix is part of the key, and nothing is decoded. ${rightKey}`,
         },
         restHex,
-      );
+      ]);
     }
   }
   const partialHex = hexPrefixBytes(secretKey);
   if (partialHex.length > 0) {
-    key(
+    candidates.push([
       {
         key: 'secret-hex-decoded',
         what: secret(
@@ -202,16 +216,33 @@ function guesses(publicKey: string, secretKey: string, message: 'body' | 'base')
         advice: rightKey,
       },
       partialHex,
-    );
+    ]);
   }
-  key(
+  candidates.push([
     { key: 'secret-with-whitespace', what: secret('followed by a space'), advice: trimmed },
     utf8.encode(`${secretKey} `),
-  );
-  key(
+  ]);
+  candidates.push([
     { key: 'secret-with-whitespace', what: secret('with a space before it'), advice: trimmed },
     utf8.encode(` ${secretKey}`),
-  );
+  ]);
+  return candidates;
+}
+
+/** The guesses for a key pair, most common first, each distinct key once. */
+function guesses(publicKey: string, secretKey: string, message: 'body' | 'base'): Guess[] {
+  const list: Guess[] = [];
+  const seen: Uint8Array[] = [utf8.encode(secretKey)];
+  for (const [misuse, bytes] of [
+    ...commonCandidates(publicKey, secretKey),
+    ...rarerCandidates(secretKey),
+  ]) {
+    // An HMAC pads a short key with zeros: an empty key is the key of one zero byte.
+    const effective = bytes.length === 0 ? new Uint8Array(1) : bytes;
+    if (seen.some((other) => sameBytes(other, effective))) continue;
+    seen.push(effective);
+    list.push({ ...misuse, check: 'key', bytes: effective });
+  }
   const messageWords = message === 'body' ? 'the body' : 'the signature base';
   list.push({
     key: 'message-as-key',

@@ -1,3 +1,4 @@
+// @ts-check
 // The thread of refusal-load.ts's startFlood: sends one request again and again over a number of
 // connections, counting the answers (control[0]) and their statuses, which it posts back at the
 // end; control[1] is the command: 0 run, 1 stop, 2 pause (the requests in flight finish, then it
@@ -5,7 +6,19 @@
 // transform.
 import { parentPort, workerData } from 'node:worker_threads';
 
+/**
+ * What refusal-load.ts gives the thread.
+ *
+ * @type {{
+ *   baseUrl: string;
+ *   request: RequestInit & { path: string };
+ *   connections: number;
+ *   maxRequests: number;
+ *   control: Int32Array;
+ * }}
+ */
 const { baseUrl, request, connections, maxRequests, control } = workerData;
+/** Answers by status (or by the error's code), posted back at the end. @type {Record<string, number>} */
 const statuses = {};
 const [answered, command] = [0, 1];
 const [stop, pause] = [1, 2];
@@ -23,7 +36,8 @@ async function connection() {
       const response = await fetch(`${baseUrl}${request.path}`, request);
       await response.arrayBuffer();
       statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-    } catch (error) {
+    } catch (caught) {
+      const error = /** @type {Error & { cause?: { code?: string } }} */ (caught);
       const name = error.cause?.code ?? error.name;
       statuses[name] = (statuses[name] ?? 0) + 1;
     }
@@ -32,4 +46,4 @@ async function connection() {
 }
 
 await Promise.all(Array.from({ length: connections }, connection));
-parentPort.postMessage(statuses);
+parentPort?.postMessage(statuses);

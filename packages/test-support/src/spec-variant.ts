@@ -39,8 +39,8 @@ const linkedWorkspaces = [
   ['packages/test-support', '@institution-api/test-support'],
 ] as const;
 
-/** Files of the root the builds read. */
-const rootFiles = ['package.json', 'tsconfig.base.json', 'redocly.yaml', 'biome.json'];
+/** Files of the root the builds read, and the repository's scripts, which tests import. */
+const rootFiles = ['package.json', 'tsconfig.base.json', 'redocly.yaml', 'biome.json', 'scripts'];
 
 /** What a copy leaves out: installs, builds, generated files, data, reports. */
 const skipped = new Set([
@@ -79,7 +79,9 @@ export async function buildSpecVariant(
   const root = await mkdtemp(join(tmpdir(), 'institution-api-spec-variant-'));
   const remove = () => rm(root, { recursive: true, force: true });
   try {
-    for (const file of rootFiles) await cp(join(repositoryRoot, file), join(root, file));
+    for (const file of rootFiles) {
+      await cp(join(repositoryRoot, file), join(root, file), { recursive: true });
+    }
     for (const [dir] of builtWorkspaces) {
       await cp(join(repositoryRoot, dir), join(root, dir), {
         recursive: true,

@@ -6,7 +6,11 @@
  * `vitest run --project fast`, its `test:system` script `vitest run --project system`; see
  * CONTRIBUTING.md for which tier a test belongs to.
  */
+import { fileURLToPath } from 'node:url';
 import { configDefaults, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/** The fast tier's guard against starting a process (no-process.ts). */
+const noProcess = fileURLToPath(new URL('./no-process.ts', import.meta.url));
 
 /** What names a system test: `*.system.test.ts`, `.mjs`, … */
 export const systemTestPattern = '**/*.system.test.*';
@@ -25,6 +29,8 @@ export function testTiers(settings: TierSettings = {}): TestProjectInlineConfigu
       test: {
         name: 'fast',
         exclude: [...configDefaults.exclude, systemTestPattern],
+        // in-process only: a test that starts a process fails, saying where it belongs
+        setupFiles: [noProcess],
         ...settings.fast,
       },
     },

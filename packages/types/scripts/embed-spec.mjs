@@ -1,4 +1,6 @@
-// Copies the bundled spec into this package (so it ships with the types) and writes it as a
+// @ts-check
+// Copies the bundled spec from @institution-api/openapi's exports into this package (so it ships
+// with the types, and openapi-typescript generates them from this copy) and writes it as a
 // TypeScript module, so `import { openapiDocument }` works in every bundler and runtime without
 // JSON import attributes. Both outputs are generated; neither is committed.
 // Also writes the component schemas alone (src/generated/user-schemas.ts; see below).
@@ -8,12 +10,13 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pkg = join(here, '..');
-const bundle = join(pkg, '..', '..', 'openapi', 'dist');
+/** A file of the bundle, as the spec's workspace exports it. @param {string} name */
+const bundle = (name) => fileURLToPath(import.meta.resolve(`@institution-api/openapi/${name}`));
 
-copyFileSync(join(bundle, 'openapi.json'), join(pkg, 'openapi.json'));
-copyFileSync(join(bundle, 'openapi.yaml'), join(pkg, 'openapi.yaml'));
+copyFileSync(bundle('openapi.json'), join(pkg, 'openapi.json'));
+copyFileSync(bundle('openapi.yaml'), join(pkg, 'openapi.yaml'));
 
-const json = readFileSync(join(bundle, 'openapi.json'), 'utf8');
+const json = readFileSync(bundle('openapi.json'), 'utf8');
 mkdirSync(join(pkg, 'src', 'generated'), { recursive: true });
 writeFileSync(
   join(pkg, 'src', 'generated', 'spec.ts'),
@@ -37,6 +40,9 @@ const values = new Set(['default', 'const', 'enum']);
 /**
  * A schema without its prose keywords; names under `properties` are fields, never keywords, and
  * the values of `default`, `const` and `enum` are data.
+ *
+ * @param {unknown} schema
+ * @returns {unknown}
  */
 const withoutProse = (schema) => {
   if (Array.isArray(schema)) return schema.map(withoutProse);

@@ -100,8 +100,6 @@ export class OperationConsole {
     private readonly operation: ConsoleOperation,
     private readonly context: ConsoleContext,
   ) {
-    const titleId = uniqueId('try-it-title');
-    const { signingProblem, session } = context;
     for (const name of operation.pathParameters) {
       this.parameters.set(name, h('input', { autocomplete: 'off', spellcheck: 'false' }));
     }
@@ -109,7 +107,26 @@ export class OperationConsole {
       this.example.append(h('option', { value: String(index) }, example.summary));
     }
     this.body.value = operation.examples[0] ? JSON.stringify(operation.examples[0].value) : '';
+    this.listen();
+    this.dialog = this.render();
+    this.dialog.addEventListener('close', () => {
+      // Redoc may have redrawn the operation, and its control with it, while the dialog was open.
+      const opener = this.opener?.isConnected
+        ? this.opener
+        : document.querySelector<HTMLElement>(
+            `[data-try-it="${CSS.escape(operation.operationId)}"]`,
+          );
+      opener?.focus();
+    });
+    this.response.append(h('p', { class: 'try-it-hint' }, 'Nothing sent yet.'));
+    this.sent.append(h('p', { class: 'try-it-hint' }, 'Nothing sent yet.'));
+    if (context.signingProblem) this.sendButton.disabled = true;
+    document.body.append(this.dialog);
+  }
 
+  /** What the reader types updates the session (base URL, keys) and the preview. */
+  private listen(): void {
+    const { session } = this.context;
     const update = () => this.update();
     this.baseUrl.addEventListener('input', () => session.setBaseUrl(this.baseUrl.value.trim()));
     for (const key of [this.publicKey, this.secretKey]) {
@@ -123,7 +140,7 @@ export class OperationConsole {
     this.remember.addEventListener('change', () => session.setRemember(this.remember.checked));
     for (const input of this.parameters.values()) input.addEventListener('input', update);
     this.example.addEventListener('change', () => {
-      const chosen = operation.examples[Number(this.example.value)];
+      const chosen = this.operation.examples[Number(this.example.value)];
       if (chosen) this.body.value = JSON.stringify(chosen.value);
       this.update();
     });
@@ -131,8 +148,14 @@ export class OperationConsole {
     session.addEventListener('change', () => {
       if (this.dialog.open) this.sync();
     });
+  }
 
-    this.dialog = h(
+  /** The dialog: its title and Close, the note on keys, the request form beside the results. */
+  private render(): HTMLDialogElement {
+    const { operation } = this;
+    const titleId = uniqueId('try-it-title');
+    const { signingProblem } = this.context;
+    return h(
       'dialog',
       { class: 'try-it-dialog', 'aria-labelledby': titleId },
       h(
@@ -164,134 +187,121 @@ export class OperationConsole {
           'the keys in this tab”. They never enter the URL, a snippet or the history.',
       ),
       signingProblem && h('p', { class: 'try-it-alert', role: 'alert' }, signingProblem),
+      h('div', { class: 'try-it-columns' }, this.requestForm(), this.results()),
+    );
+  }
+
+  /** The request's fields: base URL, keys, path parameters, example and body, and Send. */
+  private requestForm(): HTMLFormElement {
+    return h(
+      'form',
+      {
+        class: 'try-it-request',
+        'aria-label': 'Request',
+        novalidate: true,
+        onsubmit: (event: Event) => {
+          event.preventDefault();
+          void this.submit();
+        },
+      },
+      field('Base URL', this.baseUrl, this.baseUrlProblem),
+      field('Public key', this.publicKey),
+      field('Secret key', this.secretKey),
       h(
-        'div',
-        { class: 'try-it-columns' },
-        h(
-          'form',
-          {
-            class: 'try-it-request',
-            'aria-label': 'Request',
-            novalidate: true,
-            onsubmit: (event: Event) => {
-              event.preventDefault();
-              void this.submit();
-            },
-          },
-          field('Base URL', this.baseUrl, this.baseUrlProblem),
-          field('Public key', this.publicKey),
-          field('Secret key', this.secretKey),
-          h(
-            'label',
-            { class: 'try-it-check' },
-            this.remember,
-            ' Remember the keys in this tab (sessionStorage, gone when the tab closes)',
-          ),
-          ...[...this.parameters].map(([name, input]) =>
-            field(
-              labelOf(name),
-              input,
-              h('p', { class: 'try-it-hint' }, 'Prefilled from the last create answered here.'),
-            ),
-          ),
-          operation.examples.length > 0 && field('Example', this.example),
-          field(
-            'Request body',
-            this.body,
-            h(
-              'p',
-              { class: 'try-it-hint' },
-              'Exactly the bytes that are signed and sent (UTF-8), as you type them.',
-            ),
-          ),
-          h('div', { class: 'try-it-actions' }, this.sendButton, this.sendStatus),
+        'label',
+        { class: 'try-it-check' },
+        this.remember,
+        ' Remember the keys in this tab (sessionStorage, gone when the tab closes)',
+      ),
+      ...[...this.parameters].map(([name, input]) =>
+        field(
+          labelOf(name),
+          input,
+          h('p', { class: 'try-it-hint' }, 'Prefilled from the last create answered here.'),
         ),
+      ),
+      this.operation.examples.length > 0 && field('Example', this.example),
+      field(
+        'Request body',
+        this.body,
         h(
-          'div',
-          { class: 'try-it-results' },
-          h(
-            'section',
-            { 'aria-label': 'Before sending' },
-            h('h3', {}, 'Before sending'),
-            h(
-              'dl',
-              { class: 'try-it-preview' },
-              h('dt', {}, 'Request'),
-              h('dd', {}, this.target),
-              h('dt', {}, 'Bytes'),
-              h('dd', {}, this.bytes),
-              h('dt', {}, 'SHA-256'),
-              h('dd', {}, this.digest),
-              h('dt', {}, 'Signature'),
-              h('dd', {}, this.signature),
-              h('dt', {}, 'Header'),
-              h('dd', {}, this.header),
-              h('dt', {}, 'Message signature'),
-              h(
-                'dd',
-                {},
-                this.messageSignature,
-                h(
-                  'p',
-                  { class: 'try-it-hint' },
-                  'RFC 9421: the method, the path and the bytes’ digest, with the time and a ' +
-                    'nonce. Each Send signs anew: a nonce is accepted once.',
-                ),
-              ),
-              h('dt', {}, 'Signature base'),
-              h(
-                'dd',
-                {},
-                this.base,
-                h(
-                  'p',
-                  { class: 'try-it-hint' },
-                  'The text the message signature is the HMAC of, as the server computes it.',
-                ),
-              ),
-            ),
-          ),
-          h(
-            'section',
-            { 'aria-label': 'Signed and sent' },
-            h('h3', {}, 'Signed and sent'),
-            this.sent,
-          ),
-          h(
-            'section',
-            { 'aria-label': 'Response', 'aria-live': 'polite' },
-            h('h3', {}, 'Response'),
-            this.response,
-          ),
-          h(
-            'section',
-            { 'aria-label': 'Snippets' },
-            h('h3', {}, 'Snippets of this request'),
-            this.snippet('curl', 'bash: curl and openssl', this.curl),
-            this.snippet('TypeScript', 'TypeScript: @institution-api/client', this.typeScript),
-          ),
-          h(
-            'section',
-            { 'aria-label': 'History' },
-            h('h3', {}, 'Sent from this tab'),
-            this.history,
-          ),
+          'p',
+          { class: 'try-it-hint' },
+          'Exactly the bytes that are signed and sent (UTF-8), as you type them.',
+        ),
+      ),
+      h('div', { class: 'try-it-actions' }, this.sendButton, this.sendStatus),
+    );
+  }
+
+  /** Before sending, signed and sent, the response, the snippets and the history. */
+  private results(): HTMLElement {
+    return h(
+      'div',
+      { class: 'try-it-results' },
+      h(
+        'section',
+        { 'aria-label': 'Before sending' },
+        h('h3', {}, 'Before sending'),
+        this.beforeSending(),
+      ),
+      h('section', { 'aria-label': 'Signed and sent' }, h('h3', {}, 'Signed and sent'), this.sent),
+      h(
+        'section',
+        { 'aria-label': 'Response', 'aria-live': 'polite' },
+        h('h3', {}, 'Response'),
+        this.response,
+      ),
+      h(
+        'section',
+        { 'aria-label': 'Snippets' },
+        h('h3', {}, 'Snippets of this request'),
+        this.snippet('curl', 'bash: curl and openssl', this.curl),
+        this.snippet('TypeScript', 'TypeScript: @institution-api/client', this.typeScript),
+      ),
+      h('section', { 'aria-label': 'History' }, h('h3', {}, 'Sent from this tab'), this.history),
+    );
+  }
+
+  /** What will be signed and sent, as the reader types: bytes, digest, signatures, base. */
+  private beforeSending(): HTMLElement {
+    return h(
+      'dl',
+      { class: 'try-it-preview' },
+      h('dt', {}, 'Request'),
+      h('dd', {}, this.target),
+      h('dt', {}, 'Bytes'),
+      h('dd', {}, this.bytes),
+      h('dt', {}, 'SHA-256'),
+      h('dd', {}, this.digest),
+      h('dt', {}, 'Signature'),
+      h('dd', {}, this.signature),
+      h('dt', {}, 'Header'),
+      h('dd', {}, this.header),
+      h('dt', {}, 'Message signature'),
+      h(
+        'dd',
+        {},
+        this.messageSignature,
+        h(
+          'p',
+          { class: 'try-it-hint' },
+          'RFC 9421: the method, the path and the bytes’ digest, with the time and a ' +
+            'nonce. Each Send signs anew: a nonce is accepted once.',
+        ),
+      ),
+      h('dt', {}, 'Signature base'),
+      h(
+        'dd',
+        {},
+        this.base,
+        h(
+          'p',
+          { class: 'try-it-hint' },
+          'The text the message signature is the HMAC of, as the server computes it.',
         ),
       ),
     );
-    this.dialog.addEventListener('close', () => {
-      // Redoc may have redrawn the operation, and its control with it, while the dialog was open.
-      const opener = this.opener?.isConnected
-        ? this.opener
-        : document.querySelector<HTMLElement>(
-            `[data-try-it="${CSS.escape(operation.operationId)}"]`,
-          );
-      opener?.focus();
-    });
-    this.response.append(h('p', { class: 'try-it-hint' }, 'Nothing sent yet.'));
-    this.sent.append(h('p', { class: 'try-it-hint' }, 'Nothing sent yet.'));
-    if (signingProblem) this.sendButton.disabled = true;
-    document.body.append(this.dialog);
   }
 
   /**

@@ -79,7 +79,7 @@ export function changelogData(where = {}) {
   const repository = where.root ?? root;
   const released = join(repository, 'released');
   const comparedBy = `redocly diff ${redoclyVersion}`;
-  const { versions, changes } = contractChanges(
+  const { versions, changes, documents } = contractChanges(
     join(released, 'openapi.yaml'),
     where.revision ?? join(repository, 'openapi', 'openapi.yaml'),
   );
@@ -104,7 +104,7 @@ export function changelogData(where = {}) {
       since: versions.base,
       planned: versions.revision,
       comparedBy,
-      changes: changes.flatMap(changesInWords),
+      changes: changes.flatMap((change) => changesInWords(change, documents)),
       changesets: pendingChangesets(join(repository, '.changeset')),
     },
     releases,

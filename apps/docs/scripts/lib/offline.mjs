@@ -74,8 +74,8 @@ const REMOTE_MARKUP = [
  * Lists what in a built page would reach the network when it is opened: remote scripts,
  * stylesheets, fonts and images, Redoc's known CDN and font hosts anywhere in the text (the
  * inlined bundle included), and telemetry left switched on (Redocly CLI turns it off only when
- * built with `REDOCLY_TELEMETRY=off`; see LIBRARY-NOTES.md). Empty when the page is
- * self-contained. The browser test checks the same in a real browser.
+ * built with `REDOCLY_TELEMETRY=off`; see ARCHITECTURE.md, "What the code relies on in its
+ * libraries"). Empty when the page is self-contained. The browser test checks the same in a real browser.
  *
  * @param {string} html
  * @param {{ redoc?: boolean }} [options] `redoc: false` for a page of ours that Redoc does not

@@ -1,7 +1,7 @@
 /**
  * Running the pinned Redocly CLI (`@redocly/cli`, a devDependency) as a child process, always with
- * telemetry off (the common brief; LIBRARY-NOTES.md: the page embeds telemetry unless
- * REDOCLY_TELEMETRY=off is set when building).
+ * telemetry off (ARCHITECTURE.md, "What the code relies on in its libraries": the page embeds
+ * telemetry unless REDOCLY_TELEMETRY=off is set when building).
  *
  * @module
  */

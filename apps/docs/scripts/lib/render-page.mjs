@@ -25,7 +25,8 @@ export const PAGE_TEMPLATE = join(packageDir, 'templates/page.hbs');
 
 /**
  * Builds one page from a bundled spec. Telemetry is switched off here, whatever the caller's
- * environment says (the common brief: REDOCLY_TELEMETRY=off wherever Redocly runs).
+ * environment says (REDOCLY_TELEMETRY=off wherever Redocly runs: ARCHITECTURE.md, "What the
+ * code relies on in its libraries").
  *
  * @param {{ spec: string; specJson: string; output: string; description: string; apiOrigins?: string[] }} page
  *   the bundled spec (YAML or JSON) and the same as JSON (for the console), where to write the

@@ -1,7 +1,6 @@
 /**
  * Where the bundled spec is: `@institution-api/openapi` builds it (`redocly bundle`) into its
- * `dist/`, and exports it as `./openapi.yaml` and `./openapi.json`, with the Postman collection
- * its build makes from the bundle (`./postman-collection.json`). The docs never read the
+ * `dist/`, and exports it as `./openapi.yaml` and `./openapi.json`. The docs never read the
  * hand-written source files, so the page shows exactly what the server and types are built from.
  *
  * @module
@@ -12,14 +11,13 @@ import { fileURLToPath } from 'node:url';
 /**
  * The bundled spec files, resolved through the package exports.
  *
- * @returns {{ yaml: string; json: string; postman: string }} absolute paths
+ * @returns {{ yaml: string; json: string }} absolute paths
  * @throws {Error} saying how to build them when they are missing
  */
 export function bundledSpecFiles() {
   const files = {
     yaml: fileURLToPath(import.meta.resolve('@institution-api/openapi/openapi.yaml')),
     json: fileURLToPath(import.meta.resolve('@institution-api/openapi/openapi.json')),
-    postman: fileURLToPath(import.meta.resolve('@institution-api/openapi/postman-collection.json')),
   };
   for (const file of Object.values(files)) {
     if (!existsSync(file)) {

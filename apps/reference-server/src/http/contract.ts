@@ -40,7 +40,8 @@ export class ResponseContractError extends Error {
  * request, and every response body a handler sends with `res.json`.
  *
  * - A request that breaks the spec becomes one 400 validation problem. Errors in the body are not
- *   EOV's own (a failed `oneOf` reports every variant, LIBRARY-NOTES) but those of `bodyErrors`,
+ *   EOV's own (a failed `oneOf` reports every variant: ARCHITECTURE.md, "What the code relies
+ *   on") but those of `bodyErrors`,
  *   which checks the body against the one variant it means.
  * - A response that breaks the spec goes to `validateResponses.onError`. EOV would then send the
  *   body anyway, so `onError` throws: EOV passes the error to `next`, and the client gets the 500

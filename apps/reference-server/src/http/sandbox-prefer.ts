@@ -1,4 +1,5 @@
 import { forcedAnswer, parsePrefer } from '@institution-api/runtime/http';
+import { operationsOf } from '@institution-api/runtime/spec';
 import type { OpenApiDocument } from '@institution-api/types';
 import type { Request, RequestHandler } from 'express';
 import { validationProblem } from './problem.js';
@@ -18,11 +19,8 @@ import { validationProblem } from './problem.js';
  */
 export function sandboxPrefer(document: OpenApiDocument): RequestHandler {
   const operationIds = new Map<string, string>();
-  for (const [template, item] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      const id = (operation as { operationId?: unknown } | null)?.operationId;
-      if (typeof id === 'string') operationIds.set(`${method.toUpperCase()} ${template}`, id);
-    }
+  for (const { id, method, path } of operationsOf(document)) {
+    if (id !== undefined) operationIds.set(`${method.toUpperCase()} ${path}`, id);
   }
   return (req, res, next) => {
     const preference = parsePrefer(req.get('prefer'));

@@ -1,5 +1,5 @@
 /// <reference lib="es2024.promise" />
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { batcher } from '../../src/storage/batcher.js';
 
 /** A `run` that records its batches and ends each when the test says so. */
@@ -16,6 +16,17 @@ function recordingRun() {
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The batcher's clock (its `setTimeout` and `performance.now()`) in the test's hands: time moves
+ * when the test says, never by waiting. Turns (`setImmediate`) stay real.
+ */
+function fakeClock() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+}
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('batcher', () => {
   test('calls of one turn go out as one batch, each answered with its own outcome', async () => {
@@ -142,6 +153,7 @@ describe('batcher', () => {
   });
 
   test('a batch running past stalledAfterMs no longer holds back the calls after it', async () => {
+    fakeClock();
     const { run, batches } = recordingRun();
     const call = batcher(run, { maxInFlight: 1, maxBatchSize: 10, stalledAfterMs: 30 });
     const a = call('a');
@@ -150,7 +162,11 @@ describe('batcher', () => {
     const c = call('c');
     await turn();
     expect(batches.map((batch) => batch.inputs)).toEqual([['a']]);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await vi.advanceTimersByTimeAsync(29);
+    await turn();
+    expect(batches.map((batch) => batch.inputs)).toEqual([['a']]);
+    await vi.advanceTimersByTimeAsync(1);
+    await turn();
     // 'a' is stalled (a lock, a dead connection): 'b' and 'c' went out without waiting for it.
     expect(batches.map((batch) => batch.inputs)).toEqual([['a'], ['b', 'c']]);
     batches[1]?.end();
@@ -160,12 +176,14 @@ describe('batcher', () => {
   });
 
   test('without stalledAfterMs a slow batch holds the queue until it ends', async () => {
+    fakeClock();
     const { run, batches } = recordingRun();
     const call = batcher(run, { maxInFlight: 1, maxBatchSize: 10 });
     void call('a');
     await turn();
     void call('b');
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await vi.advanceTimersByTimeAsync(60 * 60_000);
+    await turn();
     expect(batches.map((batch) => batch.inputs)).toEqual([['a']]);
     batches[0]?.end();
     await turn();

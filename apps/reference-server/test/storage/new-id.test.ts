@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { newId } from '../../src/storage/new-id.js';
 
 describe('newId', () => {
@@ -12,14 +12,19 @@ describe('newId', () => {
     expect(new Set(ids.map((id) => id.slice(15))).size).toBe(ids.length);
   });
 
-  it('starts with the time, so ids of later milliseconds sort after earlier ones', async () => {
-    const before = Date.now();
-    const first = newId();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const second = newId();
-    expect(second > first).toBe(true);
-    const millis = Number.parseInt(first.replace(/-/g, '').slice(0, 12), 16);
-    expect(millis).toBeGreaterThanOrEqual(before);
-    expect(millis).toBeLessThanOrEqual(Date.now());
+  it('starts with the time, so ids of later milliseconds sort after earlier ones', () => {
+    // The clock in the test's hands: the next millisecond comes when the test says.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      const before = Date.now();
+      const first = newId();
+      vi.setSystemTime(before + 1);
+      const second = newId();
+      expect(second > first).toBe(true);
+      expect(Number.parseInt(first.replace(/-/g, '').slice(0, 12), 16)).toBe(before);
+      expect(Number.parseInt(second.replace(/-/g, '').slice(0, 12), 16)).toBe(before + 1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from '@institution-api/test-support/wait-for';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadMigrations, migrationsDir } from '../../src/storage/migrations.js';
 import { type CheckpointReport, startCheckpointer } from '../../src/storage/sqlite-checkpointer.js';
@@ -30,7 +31,13 @@ async function migrated(name: string) {
   return { file, db };
 }
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+/** A few turns of the event loop: a group commit runs on the next one (setImmediate). */
+const turns = async () => {
+  for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+};
+/** Waits until `condition` holds (the fsyncs are the test's, so it holds within turns). */
+const until = (condition: () => boolean, message: string) =>
+  waitFor(() => condition() || undefined, { timeoutMs: 5000, intervalMs: 1, message });
 
 test('a write is acknowledged only after the fsync of the log that follows its COMMIT', async () => {
   const { file, db } = await migrated('sync.sqlite');
@@ -42,9 +49,9 @@ test('a write is acknowledged only after the fsync of the log that follows its C
 
   let first: string | undefined;
   void inTransaction(() => 'first').then((value) => (first = value));
-  await tick();
+  await until(() => pending.length === 1, 'the fsync after the first COMMIT');
+  await turns();
   // Committed (another connection sees it), not yet acknowledged: the fsync has not returned.
-  expect(pending).toHaveLength(1);
   expect(first).toBeUndefined();
 
   // Committed while that fsync runs: waits for the next one, which starts only after it.
@@ -52,19 +59,18 @@ test('a write is acknowledged only after the fsync of the log that follows its C
     (value) => ({ value }),
     (error: Error) => ({ error: error.message }),
   );
-  await tick();
+  await turns();
   expect(pending).toHaveLength(1);
   pending[0]?.(null);
-  await tick();
+  await until(() => first !== undefined && pending.length === 2, 'the first acknowledged');
   expect(first).toBe('first');
-  expect(pending).toHaveLength(2);
 
   // A failed fsync fails the writes it covers: nobody is told a write is durable when it is not.
   const third = inTransaction(() => 'third');
-  await tick();
+  await turns();
   pending[1]?.(new Error('EIO: i/o error, fsync'));
   expect(await second).toEqual({ error: 'EIO: i/o error, fsync' });
-  await tick();
+  await until(() => pending.length === 3, 'the fsync for the third write');
   pending[2]?.(null);
   await expect(third).resolves.toBe('third');
 
@@ -94,7 +100,7 @@ test('a write that committed is enough for (a nonce claim) settles before the fs
   expect(pending).toHaveLength(1);
   expect(durable).toBeUndefined();
   pending[0]?.(null);
-  await tick();
+  await until(() => durable !== undefined, 'the durable write acknowledged');
   expect(durable).toBe('durable');
 
   await syncWal.close();

@@ -1,17 +1,16 @@
 /**
- * `institution-api doctor` (src/cli/doctor/): raw request messages as a capture holds them, each
+ * `institution-api doctor` (src/doctor/): raw request messages as a capture holds them, each
  * with a signer's mistake made as a signer in another language makes it (bare node:crypto), get
  * the cause a sandbox names, with the bytes and the signature base checked; a request whose
  * signatures hold exits 0, one whose do not 1, input that is not a request message 2 with one
  * line saying why; and nothing it prints holds the secret key or a signature computed with it.
+ * (The built executable, started as a process, is in doctor-command.system.test.ts.)
  */
-import { execFile } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { signatureBaseFor } from '@institution-api/signing';
 import { signMessageSync, signSync } from '@institution-api/signing/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -312,27 +311,5 @@ describe('institution-api doctor on captured requests', () => {
     } as Parameters<typeof main>[1]);
     expect(code).toBe(EXIT.ok);
     expect(stdout).toMatch(/^verdict: valid$/m);
-  });
-});
-
-describe('the built executable', () => {
-  const bin = fileURLToPath(new URL('../../bin/institution-api.js', import.meta.url));
-
-  it('reads a capture piped to it and exits 1 with the cause', async () => {
-    const text = message(PRETTY, { Authorization: `${PUBLIC}:${hmac(SECRET, COMPACT)}` }, '\n');
-    const child = execFile(process.execPath, [bin, 'doctor', '-'], {
-      env: { ...process.env, INSTITUTION_SECRET_KEY: SECRET },
-    });
-    child.stdin?.end(text);
-    const [code, stdout] = await new Promise<[number | null, string]>((resolve) => {
-      let out = '';
-      child.stdout?.on('data', (chunk: string) => {
-        out += chunk;
-      });
-      child.on('close', (exit) => resolve([exit, out]));
-    });
-    expect(code).toBe(EXIT.http);
-    expect(stdout).toMatch(/invalid, body-bytes-differ/);
-    expect(stdout).not.toContain(SECRET);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Reading a raw HTTP/1.1 request message as a capture or a proxy log holds it
- * (src/cli/doctor/http-message.ts): CRLF or bare LF, Content-Length or chunked, the body's bytes
+ * (src/doctor/http-message.ts): CRLF or bare LF, Content-Length or chunked, the body's bytes
  * exactly, an editor's final newline left out; and one clear reason for what is not a request.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,15 +1,11 @@
 /**
  * The import's `node:http` transport against real sockets: what the client hands it arrives
  * byte for byte, the answer comes back as the client reads it, connections are kept between
- * rows, and failures look like `fetch`'s. Then the client on it, end to end.
+ * rows, and failures look like `fetch`'s. Then the client on it, end to end. (Its check of an
+ * https service's certificate, which needs a certificate made by openssl, is in the system tier.)
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import { type AddressInfo, createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { createUsersClient } from '@institution-api/client';
 import {
   sendJson,
@@ -21,6 +17,7 @@ import {
   createNodeHttpTransport,
   type NodeHttpTransport,
 } from '../../src/import/node-http-transport.js';
+import { closed, emptyPost, listenOnLoopback, signal } from './sockets.js';
 
 let server: TestServer | undefined;
 let transport: NodeHttpTransport | undefined;
@@ -29,21 +26,6 @@ afterEach(async () => {
   await server?.close();
   server = transport = undefined;
 });
-
-const signal = () => new AbortController().signal;
-
-/** An attempt that POSTs `{}` to `url` with no headers of its own. */
-const emptyPost = (url: string) => ({ method: 'POST' as const, url, headers: {}, body: '{}' });
-
-/** Listens on 127.0.0.1 and a free port; resolves to the port. */
-async function listenOnLoopback(server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
-
-function closed(server: Server): Promise<void> {
-  return new Promise((resolve) => server.close(() => resolve()));
-}
 
 describe('the import transport on node:http', () => {
   it('sends the method, URL, headers and exact body bytes, and returns status, headers and body text', async () => {
@@ -132,50 +114,6 @@ describe('the import transport on node:http', () => {
       ).rejects.toMatchObject({ message: 'fetch failed', cause: expect.any(RangeError) });
     } finally {
       await closed(raw);
-    }
-  });
-
-  it('checks the certificate of an https service: a self-signed one is refused, as fetch refuses it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'transport-tls-'));
-    try {
-      // openssl is installed by .ci/run (the docs' curl samples need it too).
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-days',
-          '1',
-          '-subj',
-          '/CN=127.0.0.1',
-          '-keyout',
-          join(dir, 'key.pem'),
-          '-out',
-          join(dir, 'cert.pem'),
-        ],
-        { stdio: 'ignore' },
-      );
-      const tls = createHttpsServer(
-        { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
-        (_request, response) => response.end('{}'),
-      );
-      const port = await listenOnLoopback(tls);
-      transport = createNodeHttpTransport({ sockets: 1 });
-      try {
-        await expect(
-          transport.send(emptyPost(`https://127.0.0.1:${port}/`), signal()),
-        ).rejects.toMatchObject({
-          message: 'fetch failed',
-          cause: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' },
-        });
-      } finally {
-        await closed(tls);
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 

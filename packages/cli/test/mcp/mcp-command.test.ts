@@ -8,6 +8,7 @@ import { PassThrough } from 'node:stream';
 import type { FetchLike } from '@institution-api/client';
 import { testKeys } from '@institution-api/test-support/test-keys';
 import { userBody, userCreatedExample } from '@institution-api/test-support/user-bodies';
+import { waitFor } from '@institution-api/test-support/wait-for';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/main.js';
 import { mcp, mcpUsage } from '../../src/mcp/mcp-command.js';
@@ -129,11 +130,11 @@ describe('mcp over stdio', () => {
     ]) {
       input.write(`${JSON.stringify(message)}\n`);
     }
-    const deadline = Date.now() + 10_000;
-    while (out.split('\n').filter(Boolean).length < 4) {
-      if (Date.now() > deadline) throw new Error(`expected 4 answers: ${out}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await waitFor(() => out.split('\n').filter(Boolean).length >= 4, {
+      timeoutMs: 10_000,
+      intervalMs: 10,
+      message: () => `expected 4 answers: ${out}`,
+    });
     const answers = out
       .split('\n')
       .filter(Boolean)
@@ -183,16 +184,15 @@ describe('mcp over stdio', () => {
       stop: new Promise(() => {}),
     });
     const answers = async (count: number) => {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const lines = out.split('\n').filter(Boolean);
-        // By id: a call answered later than the one after it (the service's time) comes later.
-        if (lines.length >= count) {
-          return lines.map((line) => JSON.parse(line)).sort((a, b) => a.id - b.id);
-        }
-        if (Date.now() > deadline) throw new Error(`expected ${count} answers: ${out}`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      const lines = await waitFor(
+        () => {
+          const all = out.split('\n').filter(Boolean);
+          return all.length >= count && all;
+        },
+        { timeoutMs: 10_000, intervalMs: 10, message: () => `expected ${count} answers: ${out}` },
+      );
+      // By id: a call answered later than the one after it (the service's time) comes later.
+      return lines.map((line) => JSON.parse(line)).sort((a, b) => a.id - b.id);
     };
     const send = (message: object) => input.write(`${JSON.stringify(message)}\n`);
     send({

@@ -12,7 +12,7 @@ import { testKeys } from '@institution-api/test-support/test-keys';
 import { userBody } from '@institution-api/test-support/user-bodies';
 import { openapiDocument } from '@institution-api/types';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { argumentChecks } from '../../src/mcp/tool-arguments.js';
 import { type CallContext, toolCalls } from '../../src/mcp/tool-calls.js';
 import { deriveOperationTools } from '../../src/mcp/tool-definitions.js';
@@ -278,19 +278,26 @@ describe('a tool call the client cancels', () => {
       },
       { retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 1 } },
     );
-    const cancel = new AbortController();
-    const result = call('createUser', userBody('MomoAccountUser'), context(cancel.signal));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    cancel.abort('the user pressed stop');
-    const cancelledAt = performance.now();
-    const [sentence] = texts(await result);
-    expect(sentence).toMatch(
-      /^createUser did not complete: the client cancelled it after 1 attempt/,
-    );
-    // Long enough for two more attempts of 100 ms, had the retries gone on.
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(sent).toHaveLength(1);
-    expect(sent.every((at) => at < cancelledAt)).toBe(true);
+    // The client's clock in the test's hands: time moves when the test says, never by waiting.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const cancel = new AbortController();
+      const result = call('createUser', userBody('MomoAccountUser'), context(cancel.signal));
+      await vi.advanceTimersByTimeAsync(20);
+      expect(sent).toHaveLength(1);
+      cancel.abort('the user pressed stop');
+      const cancelledAt = performance.now();
+      const [sentence] = texts(await result);
+      expect(sentence).toMatch(
+        /^createUser did not complete: the client cancelled it after 1 attempt/,
+      );
+      // Long enough for two more attempts of 100 ms, had the retries gone on.
+      await vi.advanceTimersByTimeAsync(400);
+      expect(sent).toHaveLength(1);
+      expect(sent.every((at) => at < cancelledAt)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
     expect(lines.at(-1)).toMatch(/^createUser -> ended: the client cancelled it, 1 attempt in/);
   });
 });

@@ -1,3 +1,4 @@
+import { pointerOf } from '@institution-api/runtime/spec';
 import type fc from 'fast-check';
 import { schemaArbitrary } from '../generate/schema-arbitrary.js';
 import { textUnit } from '../semantics/user-semantics.js';
@@ -17,7 +18,12 @@ export function bodyArbitraries(contract: Contract): Map<Operation, fc.Arbitrary
   const bodies = new Map<Operation, fc.Arbitrary<unknown>>();
   for (const operation of contract.operations) {
     if (!operation.body) continue;
-    const pointer = `#/paths/${operation.path.replaceAll('/', '~1')}/${operation.method.toLowerCase()}/requestBody`;
+    const pointer = pointerOf([
+      'paths',
+      operation.path,
+      operation.method.toLowerCase(),
+      'requestBody',
+    ]);
     bodies.set(operation, schemaArbitrary(operation.body.schema, options, pointer));
   }
   return bodies;

@@ -1,4 +1,10 @@
-import { dereference } from '@institution-api/runtime/spec';
+import {
+  contentOf,
+  dereference,
+  operationsOf,
+  parametersOf,
+  type SpecOperation,
+} from '@institution-api/runtime/spec';
 import { createSpecSchemas, type SpecSchemas } from '@institution-api/runtime/spec-ajv';
 import type { OpenApiDocument } from '@institution-api/types';
 import type { ValidateFunction } from 'ajv';
@@ -45,24 +51,16 @@ export interface Contract {
   validator(schema: JsonSchema): ValidateFunction;
 }
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
 /**
- * Reads every operation of `document`. Parameters other than path parameters and request bodies
- * other than JSON are refused when required, loudly: the suite could not send a valid request.
+ * Reads every operation of `document`, through the spec toolkit (`operationsOf`, `parametersOf`:
+ * an operation's parameter overrides its Path Item's of the same name and location). Parameters
+ * other than path parameters and request bodies other than JSON are refused when required,
+ * loudly: the suite could not send a valid request.
  */
 export function readContract(document: OpenApiDocument): Contract {
   const schemas = createSpecSchemas(document);
   const compiled = new Map<JsonSchema, ValidateFunction>();
-  const operations: Operation[] = [];
-  for (const [path, rawItem] of Object.entries(document.paths)) {
-    const item = dereference<Record<string, unknown>>(document, rawItem);
-    for (const method of METHODS) {
-      const raw = item[method];
-      if (!isObject(raw)) continue;
-      operations.push(readOperation(document, path, method, raw, item.parameters));
-    }
-  }
+  const operations = operationsOf(document).map((operation) => readOperation(document, operation));
   return {
     document,
     operations,
@@ -78,21 +76,11 @@ export function readContract(document: OpenApiDocument): Contract {
   };
 }
 
-function readOperation(
-  document: OpenApiDocument,
-  path: string,
-  method: string,
-  raw: Record<string, unknown>,
-  itemParameters: unknown,
-): Operation {
-  const id =
-    typeof raw.operationId === 'string' ? raw.operationId : `${method.toUpperCase()} ${path}`;
-  const parameters = [
-    ...(Array.isArray(itemParameters) ? itemParameters : []),
-    ...(Array.isArray(raw.parameters) ? raw.parameters : []),
-  ].map((parameter) => dereference<Record<string, unknown>>(document, parameter));
+function readOperation(document: OpenApiDocument, specOperation: SpecOperation): Operation {
+  const { method, path, operation: raw } = specOperation;
+  const id = specOperation.id ?? `${method.toUpperCase()} ${path}`;
   const pathParameters: PathParameter[] = [];
-  for (const parameter of parameters) {
+  for (const parameter of parametersOf(document, specOperation)) {
     if (parameter.in === 'path') {
       pathParameters.push({
         name: String(parameter.name),
@@ -124,7 +112,7 @@ function readOperation(
 function readBody(document: OpenApiDocument, id: string, raw: unknown): Operation['body'] {
   if (raw === undefined) return undefined;
   const body = dereference<Record<string, unknown>>(document, raw);
-  const content = isObject(body.content) ? body.content : {};
+  const content = contentOf(document, body);
   const mediaType = Object.keys(content).find(isJsonMediaType);
   if (!mediaType) {
     if (body.required === true) {
@@ -140,11 +128,8 @@ function readBody(document: OpenApiDocument, id: string, raw: unknown): Operatio
 function readResponse(document: OpenApiDocument, status: string, raw: unknown): ResponseSpec {
   const response = dereference<Record<string, unknown>>(document, raw);
   const content: ResponseSpec['content'] = {};
-  for (const [mediaType, media] of Object.entries(
-    isObject(response.content) ? response.content : {},
-  )) {
-    content[mediaType.toLowerCase()] =
-      isObject(media) && isObject(media.schema) ? media.schema : undefined;
+  for (const [mediaType, media] of Object.entries(contentOf(document, response))) {
+    content[mediaType.toLowerCase()] = isObject(media.schema) ? media.schema : undefined;
   }
   const headers: ResponseSpec['headers'] = {};
   for (const [name, value] of Object.entries(isObject(response.headers) ? response.headers : {})) {

@@ -27,12 +27,21 @@ import {
   userDetailsModel,
 } from '@institution-api/runtime/user-details';
 import type { TargetUri } from '@institution-api/signing';
-import { type OpenApiDocument, openapiDocument, type UserInput } from '@institution-api/types';
+import {
+  type FieldError,
+  type OpenApiDocument,
+  openapiDocument,
+  type UserInput,
+} from '@institution-api/types';
 import { jsonAnswer, problemAnswer, toUserCreated, toUserUpdated } from './answers.js';
-import { type AuthenticatorOptions, createAuthenticator } from './authenticate.js';
+import {
+  type Authenticator,
+  type AuthenticatorOptions,
+  createAuthenticator,
+} from './authenticate.js';
 import type { MockInstitution } from './institutions.js';
-import { operationsOf, route } from './operations.js';
-import { createRequestValidator } from './validate-request.js';
+import { type Operation, operationsOf, route } from './operations.js';
+import { createRequestValidator, type RequestValidator } from './validate-request.js';
 
 /** Options of {@link createMockService}. */
 export interface MockServiceOptions extends AuthenticatorOptions {
@@ -89,183 +98,242 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function createMockService(options: MockServiceOptions): MockService {
   const document = options.document ?? openapiDocument;
-  const operations = operationsOf(document);
-  const validate = createRequestValidator(document);
-  const authenticate = createAuthenticator(options.institutions, options);
   // Another spec (a suite's variant) has details of its own; the bundled spec's are derived once.
   const details = options.document ? deriveUserDetailsModel(document) : userDetailsModel;
-  const directory = new UserDirectory({
+  const service: Service = {
+    document,
+    operations: operationsOf(document),
+    validate: createRequestValidator(document),
+    authenticate: createAuthenticator(options.institutions, options),
     details,
-    ...(options.newId ? { newId: options.newId } : {}),
-    ...(options.now ? { now: () => new Date((options.now as () => number)()) } : {}),
-  });
-  const basePath = (options.basePath ?? '').replace(/\/$/, '');
-
-  const handle = async (request: Request, routed?: RoutedRequest): Promise<Response> => {
-    const url = routed?.target ?? new URL(request.url);
-    const instance = url.pathname;
-    // As the server: a malformed Host is a 400 at once, but for an operation only once its
-    // signatures verified, so a signature made for another request is the one 401.
-    const malformedHost = () =>
-      routed?.malformedHost === undefined
-        ? undefined
-        : problemAnswer(problemKinds.malformedRequest, routed.malformedHost, instance);
-    const path = url.pathname.startsWith(basePath)
-      ? url.pathname.slice(basePath.length)
-      : undefined;
-    const found =
-      path === undefined ? { kind: 'not-found' as const } : route(operations, request.method, path);
-    if (found.kind !== 'operation') {
-      const refused = malformedHost();
-      if (refused) return refused;
-    }
-    if (found.kind === 'not-found') {
-      return problemAnswer(
-        problemKinds.notFound,
-        `No route matches ${request.method} ${url.pathname}.`,
-        instance,
-      );
-    }
-    if (found.kind === 'method-not-allowed') {
-      return problemAnswer(
-        problemKinds.methodNotAllowed,
-        `${request.method} is not allowed here; use ${found.allowed.join(' or ')}.`,
-        instance,
-        undefined,
-        { allow: found.allowed.join(', ') },
-      );
-    }
-    const { operation } = found;
-    let values: string[];
-    try {
-      values = found.values.map((value) => decodeURIComponent(value));
-    } catch {
-      return problemAnswer(
-        problemKinds.validation,
-        'The request does not match the contract; see errors.',
-        instance,
-        [{ path: '/params', message: 'a path parameter is not valid percent-encoded UTF-8' }],
-      );
-    }
-
-    const encoding = request.headers.get('content-encoding');
-    if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') {
-      return problemAnswer(
-        problemKinds.unsupportedMediaType,
-        'The request body must be sent as application/json, without Content-Encoding.',
-        instance,
-      );
-    }
-    const tooLarge = () =>
-      problemAnswer(
-        problemKinds.payloadTooLarge,
-        `The request body is larger than ${maxBodyBytes} bytes.`,
-        instance,
-      );
-    if (Number(request.headers.get('content-length') ?? 0) > maxBodyBytes) return tooLarge();
-    const raw = new Uint8Array(await request.arrayBuffer());
-    if (raw.length > maxBodyBytes) return tooLarge();
-
-    const { institution, diagnosis } = await authenticate({
-      method: request.method,
-      url,
-      headers: request.headers,
-      body: raw,
-    });
-    if (!institution) {
-      return problemAnswer(
-        problemKinds.unauthorized,
-        unauthorizedDetail,
-        instance,
-        undefined,
-        undefined,
-        diagnosis,
-      );
-    }
-    const hostRefused = malformedHost();
-    if (hostRefused) return hostRefused;
-
-    const forced = forcedAnswer(document, operation.id, parsePrefer(request.headers.get('prefer')));
-    if (forced && 'error' in forced) {
-      return problemAnswer(
-        problemKinds.validation,
-        'The request does not match the contract; see errors.',
-        instance,
-        [forced.error],
-      );
-    }
-    if (forced) {
-      return new Response(forced.body === undefined ? null : JSON.stringify(forced.body), {
-        status: forced.status,
-        headers: {
-          ...(forced.contentType ? { 'content-type': `${forced.contentType}; charset=utf-8` } : {}),
-          ...forced.headers,
-        },
-      });
-    }
-
-    if (!isUtf8Json(request.headers.get('content-type'))) {
-      return problemAnswer(
-        problemKinds.unsupportedMediaType,
-        'The request body must be sent as application/json.',
-        instance,
-      );
-    }
-    if (raw.length === 0) {
-      return problemAnswer(
-        problemKinds.validation,
-        'The request does not match the contract; see errors.',
-        instance,
-        [{ path: '/body', message: 'the body is required (a JSON object)' }],
-      );
-    }
-    let body: unknown;
-    let text: string;
-    try {
-      text = utf8.decode(raw);
-      body = JSON.parse(text);
-    } catch {
-      return problemAnswer(
-        problemKinds.malformedJson,
-        'The request body is not valid JSON.',
-        instance,
-      );
-    }
-    const refused = mayHoldRefusedContent(text) ? refusedContent(body) : undefined;
-    const errors = refused
-      ? [refused]
-      : await validate(operation, {
-          values,
-          query: new URLSearchParams(url.search),
-          headers: request.headers,
-          body,
-        });
-    if (errors.length > 0) {
-      return problemAnswer(
-        problemKinds.validation,
-        'The request does not match the contract; see errors.',
-        instance,
-        errors,
-      );
-    }
-
-    const input = body as UserInput;
-    if (operation.id === 'updateUser') {
-      const id = (values[0] ?? '').toLowerCase().replace(/^urn:uuid:/, '');
-      return answerUpdate(directory.update(institution.institution, id, input), details, instance);
-    }
-    return answerCreate(directory.create(institution.institution, input), details, instance);
+    directory: new UserDirectory({
+      details,
+      ...(options.newId ? { newId: options.newId } : {}),
+      ...(options.now ? { now: () => new Date((options.now as () => number)()) } : {}),
+    }),
+    basePath: (options.basePath ?? '').replace(/\/$/, ''),
   };
-
   return {
-    handle,
-    directory,
-    warm: () => validate.warm(),
+    handle: (request, routed) => answer(service, request, routed),
+    directory: service.directory,
+    warm: () => service.validate.warm(),
     reset() {
-      directory.reset();
-      authenticate.reset();
+      service.directory.reset();
+      service.authenticate.reset();
     },
   };
+}
+
+/** What every request of one mock service is answered with. */
+interface Service {
+  document: OpenApiDocument;
+  operations: Operation[];
+  validate: RequestValidator;
+  authenticate: Authenticator;
+  details: UserDetailsModel;
+  directory: UserDirectory;
+  basePath: string;
+}
+
+/** One request on its way through the steps: where it was sent, and its `Host`'s problem. */
+interface Received {
+  request: Request;
+  url: TargetUri | URL;
+  /** The problem's `instance`: the path of the request. */
+  instance: string;
+  /** The `400` of a malformed `Host`, if it is one. */
+  malformedHost(): Response | undefined;
+}
+
+/** The steps of {@link createMockService}, in order; each either answers or hands on. */
+async function answer(service: Service, request: Request, routed?: RoutedRequest) {
+  const url = routed?.target ?? new URL(request.url);
+  const instance = url.pathname;
+  const received: Received = {
+    request,
+    url,
+    instance,
+    // As the server: a malformed Host is a 400 at once, but for an operation only once its
+    // signatures verified, so a signature made for another request is the one 401.
+    malformedHost: () =>
+      routed?.malformedHost === undefined
+        ? undefined
+        : problemAnswer(problemKinds.malformedRequest, routed.malformedHost, instance),
+  };
+  const found = routeOf(service, received);
+  if (found instanceof Response) return found;
+  const raw = await bodyOf(received);
+  if (raw instanceof Response) return raw;
+  const signed = await signedBy(service, received, raw);
+  if (signed instanceof Response) return signed;
+  const forced = forcedBy(service, received, found.operation);
+  if (forced) return forced;
+  const body = await validBody(service, received, found, raw);
+  if (body instanceof Response) return body;
+  const input = body as UserInput;
+  const { directory, details } = service;
+  if (found.operation.id === 'updateUser') {
+    const id = (found.values[0] ?? '').toLowerCase().replace(/^urn:uuid:/, '');
+    return answerUpdate(directory.update(signed.institution, id, input), details, instance);
+  }
+  return answerCreate(directory.create(signed.institution, input), details, instance);
+}
+
+/** 1. The operation the request names, with its path parameters decoded; or `404`, `405`. */
+function routeOf(
+  { operations, basePath }: Service,
+  { request, url, instance, malformedHost }: Received,
+): Response | { operation: Operation; values: string[] } {
+  const path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : undefined;
+  const found =
+    path === undefined ? { kind: 'not-found' as const } : route(operations, request.method, path);
+  if (found.kind !== 'operation') {
+    const refused = malformedHost();
+    if (refused) return refused;
+  }
+  if (found.kind === 'not-found') {
+    return problemAnswer(
+      problemKinds.notFound,
+      `No route matches ${request.method} ${url.pathname}.`,
+      instance,
+    );
+  }
+  if (found.kind === 'method-not-allowed') {
+    return problemAnswer(
+      problemKinds.methodNotAllowed,
+      `${request.method} is not allowed here; use ${found.allowed.join(' or ')}.`,
+      instance,
+      undefined,
+      { allow: found.allowed.join(', ') },
+    );
+  }
+  try {
+    return {
+      operation: found.operation,
+      values: found.values.map((value) => decodeURIComponent(value)),
+    };
+  } catch {
+    return contractProblem(instance, [
+      { path: '/params', message: 'a path parameter is not valid percent-encoded UTF-8' },
+    ]);
+  }
+}
+
+/** 2. The body's bytes, unless compressed (`415`) or over 64 KiB (`413`). */
+async function bodyOf({ request, instance }: Received): Promise<Response | Uint8Array> {
+  const encoding = request.headers.get('content-encoding');
+  if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') {
+    return problemAnswer(
+      problemKinds.unsupportedMediaType,
+      'The request body must be sent as application/json, without Content-Encoding.',
+      instance,
+    );
+  }
+  const tooLarge = () =>
+    problemAnswer(
+      problemKinds.payloadTooLarge,
+      `The request body is larger than ${maxBodyBytes} bytes.`,
+      instance,
+    );
+  if (Number(request.headers.get('content-length') ?? 0) > maxBodyBytes) return tooLarge();
+  const raw = new Uint8Array(await request.arrayBuffer());
+  return raw.length > maxBodyBytes ? tooLarge() : raw;
+}
+
+/** 3. The institution whose signatures the request carries; else the one `401`, or a bad `Host`'s `400`. */
+async function signedBy(
+  { authenticate }: Service,
+  { request, url, instance, malformedHost }: Received,
+  raw: Uint8Array,
+): Promise<Response | { institution: string }> {
+  const { institution, diagnosis } = await authenticate({
+    method: request.method,
+    url,
+    headers: request.headers,
+    body: raw,
+  });
+  if (!institution) {
+    return problemAnswer(
+      problemKinds.unauthorized,
+      unauthorizedDetail,
+      instance,
+      undefined,
+      undefined,
+      diagnosis,
+    );
+  }
+  return malformedHost() ?? { institution: institution.institution };
+}
+
+/** 4. A sandbox's forced answer (`Prefer: code=NNN`), or a `400` for a code it cannot force. */
+function forcedBy(
+  { document }: Service,
+  { request, instance }: Received,
+  operation: Operation,
+): Response | undefined {
+  const forced = forcedAnswer(document, operation.id, parsePrefer(request.headers.get('prefer')));
+  if (!forced) return undefined;
+  if ('error' in forced) return contractProblem(instance, [forced.error]);
+  return new Response(forced.body === undefined ? null : JSON.stringify(forced.body), {
+    status: forced.status,
+    headers: {
+      ...(forced.contentType ? { 'content-type': `${forced.contentType}; charset=utf-8` } : {}),
+      ...forced.headers,
+    },
+  });
+}
+
+/** 5 and 6. The body as JSON, valid against the spec; else `415` or `400` naming each rule. */
+async function validBody(
+  { validate }: Service,
+  { request, url, instance }: Received,
+  { operation, values }: { operation: Operation; values: string[] },
+  raw: Uint8Array,
+): Promise<unknown> {
+  if (!isUtf8Json(request.headers.get('content-type'))) {
+    return problemAnswer(
+      problemKinds.unsupportedMediaType,
+      'The request body must be sent as application/json.',
+      instance,
+    );
+  }
+  if (raw.length === 0) {
+    return contractProblem(instance, [
+      { path: '/body', message: 'the body is required (a JSON object)' },
+    ]);
+  }
+  let body: unknown;
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+    body = JSON.parse(text);
+  } catch {
+    return problemAnswer(
+      problemKinds.malformedJson,
+      'The request body is not valid JSON.',
+      instance,
+    );
+  }
+  const refused = mayHoldRefusedContent(text) ? refusedContent(body) : undefined;
+  const errors = refused
+    ? [refused]
+    : await validate(operation, {
+        values,
+        query: new URLSearchParams(url.search),
+        headers: request.headers,
+        body,
+      });
+  return errors.length > 0 ? contractProblem(instance, errors) : body;
+}
+
+/** The `400` of a request that does not match the contract, naming each field and rule. */
+function contractProblem(instance: string, errors: FieldError[]): Response {
+  return problemAnswer(
+    problemKinds.validation,
+    'The request does not match the contract; see errors.',
+    instance,
+    errors,
+  );
 }
 
 /** A create's outcome as the spec answers it (createUser). */

@@ -10,6 +10,7 @@
 
 import type { FieldError } from '@institution-api/types';
 import { fieldName } from '../field-errors.js';
+import { pointerOf } from '../spec/index.js';
 
 /** The largest accepted request body (spec: "Assumptions", "Field bounds": 64 KiB, `413` above). */
 export const maxBodyBytes = 64 * 1024;
@@ -74,7 +75,7 @@ export function refusedContent(root: unknown): FieldError | undefined {
     }
     if (value === null || typeof value !== 'object') continue;
     for (const key of Object.keys(value)) {
-      const child = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+      const child = `${pointer}${pointerOf([key]).slice(1)}`;
       if (forbiddenKeys.has(key) || key.includes('\u0000') || !key.isWellFormed()) {
         return { path: `/body${child}`, message: `${fieldName(child)} is not allowed as a key` };
       }

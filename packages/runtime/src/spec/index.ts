@@ -4,7 +4,8 @@
  * routes, the conformance suite, the import, the tests' bodies). Pure functions of the document
  * they are given (any document, not only the bundled one), no dependency; runs anywhere.
  *
- * - **local references**: {@link resolveLocalRef}, {@link dereference}, {@link componentName};
+ * - **local references**: {@link resolveLocalRef}, {@link dereference}, {@link componentName},
+ *   {@link pointerSegments}, {@link pointerOf};
  * - **walking a schema**: {@link resolveSchema}, {@link propertiesOf}, {@link requiredOf},
  *   {@link branchesOf}, {@link walkSchema};
  * - **the types a schema admits**: {@link schemaTypes};
@@ -30,6 +31,8 @@ export {
   dereference,
   isObject,
   type JsonObject,
+  pointerOf,
+  pointerSegments,
   resolveLocalRef,
 } from './local-ref.js';
 export {

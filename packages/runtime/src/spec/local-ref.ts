@@ -15,6 +15,24 @@ export function isObject(value: unknown): value is JsonObject {
 }
 
 /**
+ * The segments of a local reference or JSON Pointer (`#/paths/~1users/post` → `paths`, `/users`,
+ * `post`), unescaped (RFC 6901 §4) after its URI fragment is decoded (RFC 6901 §6).
+ */
+export function pointerSegments(pointer: string): string[] {
+  const path = pointer.startsWith('#') ? decodeURIComponent(pointer.slice(1)) : pointer;
+  if (path === '') return [];
+  return path
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+}
+
+/** The local reference of `segments` (`paths`, `/users` → `#/paths/~1users`), each escaped. */
+export function pointerOf(segments: readonly string[]): string {
+  return `#${segments.map((segment) => `/${segment.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('')}`;
+}
+
+/**
  * The value the local reference `ref` points to in `document`, by JSON Pointer (RFC 6901; OAS 3.1
  * "Reference Object"). Throws for a reference to another document and for one that points to
  * nothing.
@@ -26,8 +44,7 @@ export function resolveLocalRef(document: unknown, ref: string): unknown {
     );
   }
   let value: unknown = document;
-  for (const raw of ref.slice(1).split('/').slice(1)) {
-    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+  for (const key of pointerSegments(ref)) {
     value = isObject(value) || Array.isArray(value) ? (value as JsonObject)[key] : undefined;
     if (value === undefined) throw new Error(`The spec's reference ${ref} points to nothing.`);
   }

@@ -1,6 +1,12 @@
 import { openapiDocument } from '@institution-api/types';
 import { describe, expect, it } from 'vitest';
-import { componentName, dereference, resolveLocalRef } from '../../src/spec/index.js';
+import {
+  componentName,
+  dereference,
+  pointerOf,
+  pointerSegments,
+  resolveLocalRef,
+} from '../../src/spec/index.js';
 
 const document = {
   components: {
@@ -49,5 +55,29 @@ describe('componentName', () => {
     [{ type: 'string' }, 'schemas', undefined],
   ])('names the component of %j (%s): %s', (value, kind, name) => {
     expect(componentName(value, kind)).toBe(name);
+  });
+});
+
+describe('pointerSegments and pointerOf', () => {
+  it.each([
+    ['#', []],
+    ['#/paths/~1api~1v1~1external~1users/post', ['paths', '/api/v1/external/users', 'post']],
+    [
+      '#/paths/~1users~1%7Bid%7D/put/parameters/0',
+      ['paths', '/users/{id}', 'put', 'parameters', '0'],
+    ],
+    ['#/components/schemas/a~0b~1c', ['components', 'schemas', 'a~b/c']],
+    ['/components/schemas', ['components', 'schemas']],
+  ])('reads %s as its segments', (pointer, segments) => {
+    expect(pointerSegments(pointer)).toEqual(segments);
+  });
+
+  it.each([
+    [[], '#'],
+    [['paths', '/users/{id}', 'put'], '#/paths/~1users~1{id}/put'],
+    [['components', 'schemas', 'a~b/c'], '#/components/schemas/a~0b~1c'],
+  ])('writes %j as %s, which resolves back to the same segments', (segments, pointer) => {
+    expect(pointerOf(segments)).toBe(pointer);
+    expect(pointerSegments(pointerOf(segments))).toEqual(segments);
   });
 });

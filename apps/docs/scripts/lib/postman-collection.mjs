@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
- * `npm run build` (after the bundle): the Postman collection of the contract,
- * `dist/institution-api.postman_collection.json` (Postman Collection v2.1), built from
- * `dist/openapi.json` alone, so that it works as delivered, in Postman and in Newman, with no
- * signing proxy:
+ * The Postman collection of the contract (Postman Collection v2.1), which the docs' build writes
+ * as `dist/institution-api.postman_collection.json` beside the page that links it, built from
+ * the bundled spec alone (read with the spec toolkit, `@institution-api/runtime/spec`), so that
+ * it works as delivered, in Postman and in Newman, with no signing proxy:
  *
  * - collection variables `baseUrl` (the spec's first server, the local sandbox), `publicKey` and
  *   `secretKey` (the institution's keys), and `userId` (the last user created);
@@ -20,11 +20,17 @@
  *
  * @module
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import {
+  contentOf,
+  isObject,
+  operationsOf,
+  parametersOf,
+  requestExamples,
+  toJsonSchema,
+} from '@institution-api/runtime/spec';
 
-const dist = new URL('../dist/', import.meta.url);
-/** Where the collection is written, beside the bundle it is built from. */
+/** The collection's file name in the docs' `dist/`, beside the page that links it. */
 export const COLLECTION_FILE = 'institution-api.postman_collection.json';
 
 /**
@@ -70,93 +76,82 @@ const JOURNEY = [
 /** Formats the draft-07 Ajv of Postman's sandbox knows; OpenAPI's numeric ones only document. */
 const SANDBOX_FORMATS = new Set(['date', 'date-time', 'email', 'uri', 'uri-reference', 'uuid']);
 
+/** Annotations draft 07 does not read, left out of the collection's schemas. */
+const ANNOTATIONS = new Set(['description', 'title', 'examples']);
+
 /**
  * A response schema of the bundle for Postman's `pm.response.to.have.jsonSchema` (Ajv 6, JSON
- * Schema draft 07): `$ref`s to components inlined (the spec has no recursive schema), and what
- * draft 07 does not read, or Ajv 6 refuses, left out: annotations, `x-` fields, and formats it
- * does not know (`double`, `int32`, which only document a number's width).
+ * Schema draft 07): self-contained (the toolkit's `toJsonSchema`: `$ref`s inlined, OpenAPI's own
+ * keywords and `x-` fields left out), without what draft 07 does not read or Ajv 6 refuses:
+ * annotations, and formats it does not know (`double`, `int32`, which only document a number's
+ * width).
  *
- * @param {any} schema
- * @param {any} document
- * @returns {any}
+ * @param {unknown} schema a schema of the document, or a `$ref` to one
+ * @param {unknown} document
+ * @returns {Record<string, unknown>}
  */
 export function sandboxSchema(schema, document) {
-  if (Array.isArray(schema)) return schema.map((item) => sandboxSchema(item, document));
-  if (schema === null || typeof schema !== 'object') return schema;
-  const ref = schema.$ref;
-  if (typeof ref === 'string') {
-    const [, name] = /^#\/components\/schemas\/([^/]+)$/.exec(ref) ?? [];
-    const target = name && document.components.schemas[name];
-    if (!target) throw new Error(`postman collection: ${ref} does not resolve`);
-    return sandboxSchema(target, document);
-  }
-  /** @type {Record<string, any>} */
+  return /** @type {Record<string, unknown>} */ (forSandbox(toJsonSchema(document, schema)));
+}
+
+/**
+ * @param {unknown} schema a self-contained schema
+ * @returns {unknown}
+ */
+function forSandbox(schema) {
+  if (Array.isArray(schema)) return schema.map(forSandbox);
+  if (!isObject(schema)) return schema;
+  /** @type {Record<string, unknown>} */
   const converted = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (['description', 'title', 'examples', 'example'].includes(key) || key.startsWith('x-')) {
-      continue;
-    }
-    if (key === 'format' && !SANDBOX_FORMATS.has(value)) continue;
-    if (key === 'properties') {
+    if (ANNOTATIONS.has(key)) continue;
+    if (key === 'format' && !SANDBOX_FORMATS.has(String(value))) continue;
+    if (key === 'properties' && isObject(value)) {
       converted[key] = Object.fromEntries(
-        Object.entries(value).map(([name, property]) => [name, sandboxSchema(property, document)]),
+        Object.entries(value).map(([name, property]) => [name, forSandbox(property)]),
       );
+    } else if (key === 'const' || key === 'enum' || key === 'default') {
+      converted[key] = value;
     } else {
-      converted[key] = sandboxSchema(value, document);
+      converted[key] = forSandbox(value);
     }
   }
   return converted;
 }
 
 /**
- * `{ $ref: '#/components/<section>/<name>' }` → the component (itself resolved).
+ * Every operation of the bundle that has an `operationId` (the toolkit's `operationsOf`, its
+ * parameters by `parametersOf`, an operation's own overriding its Path Item's): method, path, its
+ * path as a pattern, and each answer.
  *
  * @param {any} document
  */
-function resolver(document) {
-  /** @param {any} value @returns {any} */
-  const resolve = (value) => {
-    const ref = value?.$ref;
-    if (typeof ref !== 'string') return value;
-    const [, section, name] = /^#\/components\/([^/]+)\/([^/]+)$/.exec(ref) ?? [];
-    const target = section && name ? document.components?.[section]?.[name] : undefined;
-    if (target === undefined) throw new Error(`postman collection: ${ref} does not resolve`);
-    return resolve(target);
-  };
-  return resolve;
-}
-
-/**
- * Every operation of the bundle: method, path, its path as a pattern, and each answer.
- *
- * @param {any} document
- */
-function operationsOf(document) {
-  const resolve = resolver(document);
-  return Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item)
-      .filter(([, operation]) => operation?.operationId)
-      .map(([method, operation]) => ({
-        operationId: operation.operationId,
+function postmanOperations(document) {
+  return operationsOf(document).flatMap(({ id, method, path, operation, item }) => {
+    if (id === undefined) return [];
+    return [
+      {
+        operationId: id,
         summary: operation.summary,
         method: method.toUpperCase(),
         path,
         // Matched against the end of the request's path, whatever the base URL's own path.
         pattern: `${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`,
-        // The path item's parameters, then the operation's own.
-        parameters: [...(item.parameters ?? []), ...(operation.parameters ?? [])].map(resolve),
-        request: resolve(operation.requestBody),
+        parameters: parametersOf(document, { id, method, path, operation, item }),
         responses: Object.fromEntries(
-          Object.entries(operation.responses).map(([status, response]) => {
-            const [mediaType, media] = Object.entries(resolve(response).content ?? {})[0] ?? [];
-            return [
-              status,
-              mediaType ? { mediaType, schema: sandboxSchema(media.schema, document) } : {},
-            ];
-          }),
+          Object.entries(isObject(operation.responses) ? operation.responses : {}).map(
+            ([status, response]) => {
+              const [mediaType, media] = Object.entries(contentOf(document, response))[0] ?? [];
+              return [
+                status,
+                mediaType ? { mediaType, schema: sandboxSchema(media?.schema, document) } : {},
+              ];
+            },
+          ),
         ),
-      })),
-  );
+      },
+    ];
+  });
 }
 
 /**
@@ -174,20 +169,19 @@ function script(file, data = {}) {
 }
 
 /**
- * A named request example of the operation, its identity fields made variables.
+ * A named request example of the operation (the toolkit's `requestExamples`), its identity fields
+ * made variables.
  *
- * @param {any} operation @param {number} index @param {(value: any) => any} resolve
+ * @param {unknown} document @param {string} operationId @param {number} index
  */
-function exampleBody(operation, index, resolve) {
-  const examples = Object.entries(operation.request?.content?.['application/json']?.examples ?? {});
-  const [name, example] = examples[index] ?? [];
-  if (!name)
-    throw new Error(`postman collection: ${operation.operationId} has no example ${index}`);
-  const value = structuredClone(resolve(example).value);
+function exampleBody(document, operationId, index) {
+  const example = requestExamples(document, operationId)[index];
+  if (!example) throw new Error(`postman collection: ${operationId} has no example ${index}`);
+  const value = /** @type {Record<string, unknown>} */ (structuredClone(example.value));
   for (const field of IDENTITY_FIELDS) {
     if (!(field in value)) {
       throw new Error(
-        `postman collection: example ${name} of ${operation.operationId} lacks ${field}`,
+        `postman collection: example ${example.name} of ${operationId} lacks ${field}`,
       );
     }
     // The customer's identity comes from the variables the first request sets.
@@ -195,7 +189,7 @@ function exampleBody(operation, index, resolve) {
   }
   // A MOMO account's number is the wallet's mobile number (spec: MomoAccountDetails).
   if (value.accountType === 'MOMO') value.accountNumber = '{{mobileNumber}}';
-  return { name, summary: resolve(example).summary, value };
+  return { name: example.name, summary: example.summary, value };
 }
 
 /**
@@ -219,8 +213,7 @@ function sentDetails(body) {
  * @returns {any} a Postman Collection v2.1
  */
 export function postmanCollection(document) {
-  const resolve = resolver(document);
-  const operations = operationsOf(document);
+  const operations = postmanOperations(document);
   const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
   const baseUrl = document.servers?.[0]?.url;
   if (!/^https?:\/\//.test(baseUrl ?? '')) {
@@ -234,7 +227,7 @@ export function postmanCollection(document) {
     if (!operation.responses[String(step.status)]) {
       throw new Error(`postman collection: ${step.operationId} documents no ${step.status}`);
     }
-    const example = exampleBody(operation, step.example, resolve);
+    const example = exampleBody(document, step.operationId, step.example);
     const segments = operation.path.split('/').filter(Boolean);
     const pathParameters = operation.parameters.filter((parameter) => parameter.in === 'path');
     return {
@@ -322,13 +315,4 @@ export function postmanCollection(document) {
     ],
     item: items,
   };
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const document = JSON.parse(readFileSync(new URL('openapi.json', dist), 'utf8'));
-  const collection = postmanCollection(document);
-  writeFileSync(new URL(COLLECTION_FILE, dist), `${JSON.stringify(collection, null, 2)}\n`);
-  console.log(
-    `postman: dist/${COLLECTION_FILE}, ${collection.item.length} requests, from the spec ${document.info.version}`,
-  );
 }
