@@ -15,6 +15,30 @@ const nonces = new Set();
 const users = new Map();
 const members = new Map();
 
+// A bench drives millions of unique creates through one process: kept for ever, they would fill
+// its heap (the server's 512 MB) and the collector's work would grow through the run. A database
+// keeps them on disk; this Map keeps the first ones (the users the updates cycle over are among
+// them) and then only the latest, as the databases purge nonces past their window.
+const keptFirst = 1_000;
+const keptLatest = 20_000;
+const latest = new Array(keptLatest);
+let created = 0;
+function remember(user, institutionId) {
+  users.set(user.id, user);
+  userIdByCard.set(user.ghanaCardNumber, user.id);
+  members.set(user.id, new Set([institutionId]));
+  created += 1;
+  if (created <= keptFirst) return;
+  const slot = created % keptLatest;
+  const dropped = latest[slot];
+  latest[slot] = user.id;
+  if (dropped === undefined) return;
+  userIdByCard.delete(users.get(dropped)?.ghanaCardNumber);
+  users.delete(dropped);
+  members.delete(dropped);
+}
+const maxNonces = 100_000;
+
 function stored(details, existing) {
   const account = details.account && {
     ...details.account,
@@ -36,6 +60,7 @@ function claimNonce({ publicKey, nonce }) {
   const key = `${publicKey}\n${nonce}`;
   if (nonces.has(key)) return false;
   nonces.add(key);
+  if (nonces.size > maxNonces) nonces.delete(nonces.values().next().value);
   return true;
 }
 function claimFirst(nonce) {
@@ -57,9 +82,7 @@ const storage = {
       return { created: false, user: existing };
     }
     const user = stored(details);
-    users.set(user.id, user);
-    userIdByCard.set(user.ghanaCardNumber, user.id);
-    members.set(user.id, new Set([institutionId]));
+    remember(user, institutionId);
     return { created: true, user };
   },
   async updateUser(institutionId, userId, details, nonce) {
