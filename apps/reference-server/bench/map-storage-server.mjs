@@ -117,6 +117,9 @@ const storage = {
   async countInstitutions() {
     return credentials.size;
   },
+  async longestPublicKey() {
+    return Math.max(0, ...[...credentials.keys()].map((key) => key.length));
+  },
   async ping() {},
   async close() {},
 };

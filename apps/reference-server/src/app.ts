@@ -65,6 +65,12 @@ export interface AppDependencies {
    * `req.ip` is, which the refusal limit counts by. The peer's when absent.
    */
   trustProxy?: number | readonly string[];
+  /**
+   * The longest public key stored (`Storage.longestPublicKey`, read at start): a longer one
+   * presented is refused before any lookup; 128 characters when absent or shorter
+   * (credentials/public-key-bounds.ts).
+   */
+  longestPublicKey?: number;
   /** Told of each request answered 503 because the database is unavailable (storage/health/outage-log.ts). */
   outageLog?: Pick<OutageLog, 'refusedRequest'>;
   /** CORS_ALLOW_ORIGINS: origins a docs page hosted elsewhere may call from; none when absent. */
@@ -184,20 +190,29 @@ export function createApp(deps: AppDependencies): Express {
   const authenticatedOperation = [
     readRawBody(),
     // One clock for a key's expiry and its cached lookup.
-    authenticate(cachedCredentials(deps.storage, deps.now ? { now: deps.now } : {}), {
-      ...(deps.signature ? { signature: deps.signature } : {}),
-      ...(deps.now ? { now: deps.now } : {}),
-      diagnose: deps.sandboxDiagnosis === true,
-      refusals,
-      ...(deps.messageSignatureMaxAgeSeconds === undefined
-        ? {}
-        : { messageSignatureMaxAgeSeconds: deps.messageSignatureMaxAgeSeconds }),
-      onAuthenticated: lastUsedRecorder(deps.storage, {
-        // The outage log already tells of a database that does not answer.
-        onError: (error) =>
-          deps.logger.debug({ cause: (error as Error).message }, 'last use of a key not recorded'),
+    authenticate(
+      cachedCredentials(deps.storage, {
+        ...(deps.now ? { now: deps.now } : {}),
+        ...(deps.longestPublicKey === undefined ? {} : { longestKey: deps.longestPublicKey }),
       }),
-    }),
+      {
+        ...(deps.signature ? { signature: deps.signature } : {}),
+        ...(deps.now ? { now: deps.now } : {}),
+        diagnose: deps.sandboxDiagnosis === true,
+        refusals,
+        ...(deps.messageSignatureMaxAgeSeconds === undefined
+          ? {}
+          : { messageSignatureMaxAgeSeconds: deps.messageSignatureMaxAgeSeconds }),
+        onAuthenticated: lastUsedRecorder(deps.storage, {
+          // The outage log already tells of a database that does not answer.
+          onError: (error) =>
+            deps.logger.debug(
+              { cause: (error as Error).message },
+              'last use of a key not recorded',
+            ),
+        }),
+      },
+    ),
     // After authentication, so a signature made for another request is the one 401 whatever Host says.
     refuseMalformedHost,
     ...(deps.rateLimitPerMinute

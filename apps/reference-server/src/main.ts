@@ -6,6 +6,7 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import { logCredentialEvents } from './credentials/credential-events.js';
 import { EncryptionKeyError } from './credentials/encryption-key.js';
 import { issueCredential } from './credentials/issue-credential.js';
+import { refuseNewLongPublicKeys } from './credentials/long-public-keys.js';
 import { noInstitutionInProduction, startBanner } from './demo-banner.js';
 import { createHttpServer } from './http/http-server.js';
 import { createLogger, flushLogs } from './logger.js';
@@ -73,6 +74,7 @@ async function serve(
   outage: OutageLog,
 ): Promise<void> {
   if (config.institutionCredentials) {
+    await refuseNewLongPublicKeys(storage, config.institutionCredentials);
     // A revoked or expired pair is skipped (stays refused), with a warning naming it.
     logCredentialEvents(logger, await storage.upsertCredentials(config.institutionCredentials));
     logger.info(
@@ -111,6 +113,7 @@ async function serve(
       refusalLimits: config.refusalLimits,
       ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
       corsAllowOrigins: config.corsAllowOrigins,
+      longestPublicKey: await storage.longestPublicKey(),
       sandboxPrefer: config.sandboxPrefer,
       sandboxDiagnosis: config.sandboxDiagnosis,
       outageLog: outage,

@@ -40,8 +40,9 @@ const noOne: Promise<FoundCredential | null> = Promise.resolve(null);
  * Assumptions, "Secrets at rest").
  *
  * Its memory is bounded whatever callers send:
- * - a public key longer than any key can be ({@link maxPublicKeyLength}) is no one's: it is
- *   answered null at once, neither looked up nor remembered;
+ * - a public key longer than any stored key can be (`longestKey`: {@link maxPublicKeyLength}, or
+ *   the longest key an earlier release provisioned, see `Storage.longestPublicKey`) is no one's:
+ *   it is answered null at once, neither looked up nor remembered;
  * - known and unknown keys are kept apart, each part bounded in entries and bytes
  *   ({@link credentialCacheBounds}), the oldest entry going first: unknown keys are remembered
  *   too (a flood of one made-up key does not reach the database), but however many a caller
@@ -56,17 +57,20 @@ export function cachedCredentials(
     ttlMs?: number;
     now?: () => number;
     bounds?: { known: CacheBound; unknown: CacheBound };
+    /** The longest public key any key pair has; {@link maxPublicKeyLength} when absent. */
+    longestKey?: number;
   } = {},
 ): CredentialLookup & { sizes(): { known: CacheBound; unknown: CacheBound } } {
   const ttlMs = options.ttlMs ?? credentialTtlMs;
   const now = options.now ?? Date.now;
   const bounds = options.bounds ?? credentialCacheBounds;
+  const longestKey = Math.max(maxPublicKeyLength, options.longestKey ?? 0);
   const known = new ExpiringEntries<Promise<FoundCredential | null>>(bounds.known);
   const unknown = new ExpiringEntries<Promise<FoundCredential | null>>(bounds.unknown);
   const inFlight = new Map<string, Promise<FoundCredential | null>>();
 
   const lookup: CredentialLookup = (publicKey) => {
-    if (publicKey.length > maxPublicKeyLength) return noOne;
+    if (publicKey.length > longestKey) return noOne;
     const at = now();
     const cached =
       known.get(publicKey, at) ?? unknown.get(publicKey, at) ?? inFlight.get(publicKey);

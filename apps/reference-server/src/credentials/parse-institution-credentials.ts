@@ -1,5 +1,5 @@
 import type { InstitutionCredential, SignaturePolicy } from '../storage/types.js';
-import { maxPublicKeyLength, publicKeyPattern } from './public-key-bounds.js';
+import { publicKeyPattern } from './public-key-bounds.js';
 
 /** The environment variable the credentials come from (spec Assumptions, "Credentials"). */
 const source = 'INSTITUTION_CREDENTIALS';
@@ -70,10 +70,10 @@ export function parseInstitutionCredentials(json: string): InstitutionCredential
       }
     }
     const { institution, publicKey, secretKey } = record;
+    // Its length is checked against the database (long-public-keys.ts): an earlier release's
+    // longer key, stored already, is provisioned again.
     if (typeof publicKey === 'string' && publicKey !== '' && !publicKeyPattern.test(publicKey)) {
       problems.push(`${at}.publicKey must be visible ASCII characters without ":".`);
-    } else if (typeof publicKey === 'string' && publicKey.length > maxPublicKeyLength) {
-      problems.push(`${at}.publicKey must be at most ${maxPublicKeyLength} characters.`);
     }
     if (typeof secretKey === 'string' && secretKey.trim() !== '') {
       if (secretKey.length < minimumSecretKeyLength) {

@@ -353,6 +353,12 @@ export interface Storage {
   sealCredentialSecrets(options: { actor: string; reencrypt: boolean }): Promise<CredentialEvent[]>;
   countInstitutions(): Promise<number>;
   /**
+   * The length of the longest public key stored (0 when none): keys issued or provisioned now are
+   * at most `maxPublicKeyLength` (credentials/public-key-bounds.ts), but an earlier release
+   * provisioned any length, and its keys keep working.
+   */
+  longestPublicKey(): Promise<number>;
+  /**
    * A counter of `limit` requests per key and `windowSeconds`, kept where every server process on
    * this database sees it: a table of PostgreSQL; the process's memory on SQLite, which serves
    * one server process (see sqlite-server-lock.ts). Its `consume` fails as unavailable like any

@@ -98,6 +98,16 @@ describe('cachedCredentials: bounded memory, whatever callers send', () => {
     expect(storage.queries).toBe(1);
   });
 
+  test('an earlier release stored a longer key: up to the longest stored key is looked up, no further', async () => {
+    const storage = fakeStorage();
+    const legacy = 'k'.repeat(200);
+    storage.pairs.set(legacy, alpha);
+    const find = cachedCredentials(storage, { now: () => 0, longestKey: legacy.length });
+    expect(await find(legacy)).toEqual(alpha);
+    expect(await find('k'.repeat(201))).toBeNull();
+    expect(storage.queries).toBe(1);
+  });
+
   test('unknown keys, however many, never push out a known one; their part stays within its bounds', async () => {
     const storage = fakeStorage();
     storage.pairs.set('pk_alpha', alpha);

@@ -548,6 +548,16 @@ export function storageContract(open: () => Promise<StorageUnderTest>): void {
     const inHours = (hours: number) => new Date(Date.now() + hours * hour);
     const whats = (events: CredentialEvent[]) => events.map((e) => `${e.what} ${e.publicKey}`);
 
+    test("knows its longest public key: 0 when none, an earlier release's long one kept", async () => {
+      expect(await storage.longestPublicKey()).toBe(0);
+      const legacy = `pk_${'l'.repeat(197)}`;
+      await storage.upsertCredentials([
+        pair('Bank A', 'pk_a', 'secret-a-0123456789'),
+        pair('Bank L', legacy, 'secret-l-0123456789'),
+      ]);
+      expect(await storage.longestPublicKey()).toBe(200);
+    });
+
     test('finds a stored key pair, and nothing for an unknown key', async () => {
       await storage.upsertCredentials([
         pair('Bank A', 'pk_a', 'secret-a-0123456789'),

@@ -24,6 +24,7 @@ function failingWith(error: unknown): Storage {
     claimNonce: fail,
     sealCredentialSecrets: fail,
     countInstitutions: fail,
+    longestPublicKey: fail,
     rateLimiter: () => ({ consume: fail }),
     ping: fail,
     close: () => Promise.resolve(),

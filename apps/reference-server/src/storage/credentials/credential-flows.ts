@@ -64,6 +64,7 @@ export interface CredentialDatabase {
   /** Sets a pair's "last used" to now. */
   recordUse(publicKey: string): Promise<void>;
   countInstitutions(): Promise<number>;
+  longestPublicKey(): Promise<number>;
   /** Once secrets stored in clear were sealed: clears the copies the database still keeps. */
   forgetPlaintext?(): void;
 }
@@ -175,5 +176,6 @@ export function credentialStorage(db: CredentialDatabase, keyring: CredentialKey
     },
 
     countInstitutions: () => db.countInstitutions(),
+    longestPublicKey: () => db.longestPublicKey(),
   } satisfies Partial<Storage>;
 }

@@ -154,5 +154,9 @@ export function postgresCredentials(pool: pg.Pool): CredentialDatabase {
       const sql = 'SELECT count(*)::integer AS count FROM institutions';
       return (await rows<{ count: number }>(sql, [], 'count-institutions'))[0]?.count ?? 0;
     },
+    longestPublicKey: async () => {
+      const sql = 'SELECT coalesce(max(length(public_key)), 0)::integer AS length FROM credentials';
+      return (await rows<{ length: number }>(sql, [], 'longest-public-key'))[0]?.length ?? 0;
+    },
   };
 }

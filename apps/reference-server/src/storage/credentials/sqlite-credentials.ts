@@ -63,6 +63,9 @@ function prepareStatements(db: DatabaseSync) {
       WHERE ? IS NULL OR institution = ?
       ORDER BY id`),
     countInstitutions: db.prepare('SELECT count(*) AS count FROM institutions'),
+    longestPublicKey: db.prepare(
+      'SELECT coalesce(max(length(public_key)), 0) AS length FROM credentials',
+    ),
   };
 }
 
@@ -137,6 +140,8 @@ export function sqliteCredentials(
         sql.recordCredentialUse.run(publicKey);
       }),
     countInstitutions: async () => getRow<{ count: number }>(sql.countInstitutions)?.count ?? 0,
+    longestPublicKey: async () =>
+      Number(getRow<{ length: number }>(sql.longestPublicKey)?.length ?? 0),
     // The secrets in clear were zeroed where they stood (secure_delete), but the log still holds
     // the pages that had them: copy it into the database and empty the file. (A no-op in memory,
     // which has no log.)
