@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { RunningPostgres } from '@institution-api/test-support/postgres';
 import { startPostgresDatabase } from '@institution-api/test-support/postgres-database';
 import { skippedFor } from '@institution-api/test-support/requirements';
@@ -12,7 +13,7 @@ import {
   openPostgresPool,
 } from '../../src/storage/postgres-database.js';
 import { createPostgresStorage } from '../../src/storage/postgres-storage.js';
-import { ReplayedNonceError } from '../../src/storage/types.js';
+import { ReplayedNonceError, type UserDetails } from '../../src/storage/types.js';
 import { detailsMigrationContract } from './details-migration-contract.js';
 import { institution, person, testKeyring } from './fixtures.js';
 import { migrationContract } from './migration-contract.js';
@@ -29,9 +30,9 @@ describe.skipIf(skipReason)(
     const pools: pg.Pool[] = [];
     /** Database `name` of this file (its own database when unnamed), in the run's PostgreSQL. */
     const urlOf = (name?: string) => (name ? `${url}_${name}` : url);
-    /** A pool on database `name`, ended after the suite. */
-    const poolOn = (name?: string) => {
-      const pool = new pg.Pool({ connectionString: urlOf(name) });
+    /** A pool on database `name` (with PostgreSQL's `options`), ended after the suite. */
+    const poolOn = (name?: string, options?: string) => {
+      const pool = new pg.Pool({ connectionString: urlOf(name), options });
       pools.push(pool);
       return pool;
     };
@@ -174,14 +175,14 @@ describe.skipIf(skipReason)(
       );
     });
 
-    describe('creates in batches', () => {
+    describe('writes in batches', () => {
       /** A migrated database of its own, and storages on it, each on a pool of its own. */
-      const storagesOn = async (name: string, howMany: number) => {
+      const storagesOn = async (name: string, howMany: number, options?: string) => {
         await createDatabase(name);
         const migrations = await loadMigrations(migrationsDir('postgres'));
         await migratePostgres(poolOn(name), migrations);
         return Array.from({ length: howMany }, () => {
-          const pool = poolOn(name);
+          const pool = poolOn(name, options);
           const statements: string[] = [];
           const query = pool.query.bind(pool) as (config: unknown) => Promise<unknown>;
           // Every statement the storage sends goes through pool.query: record their names.
@@ -242,6 +243,67 @@ describe.skipIf(skipReason)(
                   (SELECT deadlocks FROM pg_stat_database WHERE datname = current_database())`,
         );
         expect(rows[0]).toEqual({ users: 90, members: 180, deadlocks: '0' });
+      });
+
+      test('updates asked for at once go out together, in fewer statements than updates', async () => {
+        const [server] = await storagesOn('update_batches', 1);
+        if (!server) throw new Error('no storage');
+        const bank = await institution(server.storage, 'Bank A');
+        const people = Array.from({ length: 40 }, () => person());
+        const users = await Promise.all(
+          people.map(async (details) => (await server.storage.createOrAddUser(bank, details)).user),
+        );
+        server.statements.length = 0;
+        const updated = await Promise.all(
+          users.map((user, index) =>
+            server.storage.updateUser(bank, user.id, {
+              ...people[index],
+              lastName: `Batch ${index}`,
+            } as UserDetails),
+          ),
+        );
+        expect(updated.map((user) => user?.lastName)).toEqual(
+          people.map((_, index) => `Batch ${index}`),
+        );
+        expect(server.statements.every((name) => name === 'update-users')).toBe(true);
+        expect(server.statements.length).toBeLessThan(10);
+      });
+
+      test('two servers updating the same users at once, in opposite orders: each update made, no deadlock', async () => {
+        // The plan of a large table (users found through their index, in the batch's order), which
+        // a table of 30 users would not get: PostgreSQL would scan and hash it instead.
+        const [a, b] = await storagesOn('two_servers_updating', 2, '-c enable_seqscan=off');
+        if (!a || !b) throw new Error('no storages');
+        const bankA = await institution(a.storage, 'Bank A');
+        const bankB = await institution(b.storage, 'Bank B');
+        const people = Array.from({ length: 30 }, () => person());
+        const users = await Promise.all(
+          people.map(async (details) => {
+            await b.storage.createOrAddUser(bankB, details);
+            return (await a.storage.createOrAddUser(bankA, details)).user;
+          }),
+        );
+        for (let round = 0; round < 3; round++) {
+          const edit = (server: string, index: number) =>
+            ({ ...people[index], lastName: `${server} ${round}` }) as UserDetails;
+          const [fromA, fromB] = await Promise.all([
+            Promise.all(
+              users.map((user, index) => a.storage.updateUser(bankA, user.id, edit('A', index))),
+            ),
+            Promise.all(
+              [...users.entries()]
+                .reverse()
+                .map(([index, user]) => b.storage.updateUser(bankB, user.id, edit('B', index))),
+            ),
+          ]);
+          expect(fromA.map((user) => user?.lastName)).toEqual(users.map(() => `A ${round}`));
+          expect(fromB.map((user) => user?.lastName)).toEqual(users.map(() => `B ${round}`));
+        }
+        const { rows } = await a.pool.query<{ users: number; deadlocks: string }>(
+          `SELECT (SELECT count(*)::integer FROM users) AS users,
+                  (SELECT deadlocks FROM pg_stat_database WHERE datname = current_database())`,
+        );
+        expect(rows[0]).toEqual({ users: 30, deadlocks: '0' });
       });
     });
 
@@ -337,6 +399,22 @@ describe.skipIf(skipReason)(
         now,
       });
       await expect(claim).rejects.toBeInstanceOf(StorageUnavailableError);
+    });
+
+    test('updates at once on a PostgreSQL that cannot be reached each fail as unavailable', async () => {
+      const pool = openPostgresPool('postgres://nobody@127.0.0.1:1/none');
+      pools.push(pool);
+      const storage = createPostgresStorage(pool, testKeyring());
+      const [one, other] = [randomUUID(), randomUUID()];
+      const outcomes = await Promise.allSettled(
+        [one, other, one].map((id) => storage.updateUser(randomUUID(), id, person())),
+      );
+      for (const outcome of outcomes) {
+        expect(outcome).toMatchObject({
+          status: 'rejected',
+          reason: expect.any(StorageUnavailableError),
+        });
+      }
     });
 
     test('rate limiters of storages on pools of their own, as server processes are, share one count', async () => {

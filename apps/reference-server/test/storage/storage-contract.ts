@@ -536,6 +536,123 @@ export function storageContract(open: () => Promise<StorageUnderTest>): void {
       expect(added?.account).toMatchObject(bankAccount());
       expect(await count('accounts')).toBe(1);
     });
+
+    test('updates of one user at once are each made whole: each answers its own details, one of them stays', async () => {
+      const bank = await institution(storage, 'Bank A');
+      const details = person();
+      const { user } = await storage.createOrAddUser(bank, details);
+      const updates = Array.from({ length: 6 }, (_, index) => ({
+        ...details,
+        firstName: `Name ${index}`,
+        account:
+          index % 3 === 2
+            ? null
+            : momoAccount({ accountNumber: `+23350000000${index}`, accountName: `Name ${index}` }),
+      }));
+      const results = await Promise.all(
+        updates.map((update) => storage.updateUser(bank, user.id, update)),
+      );
+      results.forEach((result, index) => {
+        const { account, ...rest } = updates[index] as UserDetails;
+        expect(result).toMatchObject({ ...rest, id: user.id, createdAt: user.createdAt });
+        expect(result?.account ?? null).toEqual(
+          account
+            ? { ...account, id: expect.stringMatching(uuid), createdAt: expect.any(Date) }
+            : null,
+        );
+      });
+      const now = await stored(bank, details);
+      expect(results).toContainEqual(now);
+      expect(await counts()).toEqual({ users: 1, accounts: now.account ? 1 : 0, memberships: 1 });
+    });
+
+    test('updates of many users at once each get their own answer, and claim their own nonce', async () => {
+      const [bankA, bankB] = [
+        await institution(storage, 'Bank A'),
+        await institution(storage, 'Bank B'),
+      ];
+      const users = await Promise.all(
+        Array.from({ length: 5 }, async () => {
+          const details = person();
+          return { details, stored: (await storage.createOrAddUser(bankA, details)).user };
+        }),
+      );
+      const [made, removed, ofAnother, taking, replayed] = users as [
+        (typeof users)[number],
+        (typeof users)[number],
+        (typeof users)[number],
+        (typeof users)[number],
+        (typeof users)[number],
+      ];
+      const key = randomUUID();
+      const now = new Date('2026-11-27T10:00:00.000Z');
+      const nonceOf = (nonce: string): NonceClaim => ({
+        publicKey: key,
+        nonce,
+        expiresAt: new Date(now.getTime() + 301_000),
+        now,
+      });
+      expect(await storage.claimNonce(nonceOf('used'))).toBe(true);
+      const outcomes = await Promise.allSettled([
+        storage.updateUser(
+          bankA,
+          made.stored.id,
+          { ...made.details, lastName: 'Made' },
+          nonceOf('made'),
+        ),
+        storage.updateUser(
+          bankA,
+          removed.stored.id,
+          { ...removed.details, account: null },
+          nonceOf('removed'),
+        ),
+        storage.updateUser(bankB, ofAnother.stored.id, ofAnother.details, nonceOf('of another')),
+        storage.updateUser(bankA, randomUUID(), person(), nonceOf('unknown')),
+        storage.updateUser(bankA, 'not-a-uuid', person(), nonceOf('not a uuid')),
+        storage.updateUser(
+          bankA,
+          taking.stored.id,
+          { ...taking.details, email: made.details.email.toUpperCase() },
+          nonceOf('taking'),
+        ),
+        storage.updateUser(
+          bankA,
+          replayed.stored.id,
+          { ...replayed.details, lastName: 'Replayed' },
+          nonceOf('used'),
+        ),
+        storage.updateUser(bankA, made.stored.id, {
+          ...made.details,
+          lastName: 'Made',
+          firstName: 'Twice',
+        }),
+      ]);
+      const [madeOutcome, removedOutcome, ...rest] = outcomes;
+      expect(madeOutcome).toMatchObject({ status: 'fulfilled', value: { lastName: 'Made' } });
+      expect(removedOutcome).toMatchObject({ status: 'fulfilled', value: { account: null } });
+      expect(rest.slice(0, 3)).toEqual(Array(3).fill({ status: 'fulfilled', value: null }));
+      const [conflict, replay, twice] = rest.slice(3);
+      expect(conflict).toMatchObject({ status: 'rejected', reason: expect.any(ConflictError) });
+      expect(conflict?.status === 'rejected' && conflict.reason.field).toBe('email');
+      expect(replay).toMatchObject({ status: 'rejected', reason: expect.any(ReplayedNonceError) });
+      expect(twice).toMatchObject({
+        status: 'fulfilled',
+        value: { id: made.stored.id, firstName: 'Twice' },
+      });
+      // What the answers say is what is stored (of one user's two updates, one stays whole); the
+      // refused updates changed nothing.
+      expect(
+        [madeOutcome, twice].map((outcome) => outcome?.status === 'fulfilled' && outcome.value),
+      ).toContainEqual(await stored(bankA, made.details));
+      expect(await stored(bankA, removed.details)).toMatchObject({ account: null });
+      for (const unchanged of [ofAnother, taking, replayed]) {
+        expect(await stored(bankA, unchanged.details)).toEqual(unchanged.stored);
+      }
+      for (const nonce of ['made', 'removed', 'of another', 'unknown', 'not a uuid', 'taking']) {
+        expect(await storage.claimNonce(nonceOf(nonce)), nonce).toBe(false);
+      }
+      expect(await counts()).toEqual({ users: 5, accounts: 4, memberships: 5 });
+    });
   });
 
   describe('credentials', () => {

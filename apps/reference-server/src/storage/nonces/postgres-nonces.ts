@@ -5,8 +5,8 @@ import type { NonceClaim, Storage } from '../types.js';
 import { noncePurge } from './nonce-purge.js';
 
 /**
- * The INSERT that claims nonces, in a statement of its own or as a CTE of a user's write
- * (users/postgres-users.ts): inserts each row `rows` selects (`public_key, nonce, expires_at`, in
+ * The INSERT that claims nonces, in a statement of its own or as a CTE of users' writes
+ * ({@link claimNoncesCtes}): inserts each row `rows` selects (`public_key, nonce, expires_at`, in
  * key order, so that statements of several processes take their locks in one order), or takes over
  * a row of its nonce that expired by `now`; returns the `public_key, nonce` of each it claimed. A
  * claim of a nonce that another transaction is inserting waits for it, and then finds it taken
@@ -14,7 +14,7 @@ import { noncePurge } from './nonce-purge.js';
  * processes. `rows` must not name a nonce twice (an upsert may not touch one row twice in a
  * statement).
  */
-export const claimNoncesInsert = (rows: string, now: string) => `
+const claimNoncesInsert = (rows: string, now: string) => `
     INSERT INTO message_signature_nonces AS old (public_key, nonce, expires_at)
     ${rows}
     ON CONFLICT (public_key, nonce) DO UPDATE SET expires_at = excluded.expires_at
