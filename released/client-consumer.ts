@@ -1,5 +1,5 @@
 /**
- * Code a consumer of `@institution-api/client` writes, compiled by test/package.test.ts against
+ * Code a consumer of `@institution-api/client` writes, compiled by test/package.system.test.ts against
  * the packed packages installed in an empty project. At each release, `npm run release:version`
  * copies this file to released/client-consumer.ts, and the same test compiles that copy against
  * the packages of the next release: client code that compiled against the last release and no
@@ -7,23 +7,32 @@
  *
  * So this file uses the public surface the way applications do (create and update, each account
  * variant, every field of the results read into a declared type, each error kind, the raw client,
- * the signing middleware, normalizeUser); it asserts assignability, not exact types, so that
+ * the signing middleware, a transport of its own, the request signers, normalizeUser,
+ * toUserInput); it asserts assignability, not exact types, so that
  * compatible additions (a new optional field, a new export) keep it compiling.
  */
 import {
   type AccountType,
+  type Answer,
   type ClientError,
   type CreateUserData,
+  createRequestSigning,
   createSigningMiddleware,
   createUsersClient,
   DEFAULT_RETRY,
   DEFAULT_TIMEOUT_MS,
+  type Exchange,
   type FieldError,
+  fetchTransport,
   type HttpProblem,
   type MobileNetwork,
   normalizeUser,
   type Problem,
+  parseRetryAfter,
   type paths,
+  type RequestSigning,
+  type Transport,
+  toUserInput,
   type UpdateUserData,
   type User,
   type UserCreated,
@@ -33,6 +42,8 @@ import {
   UsersClientError,
   type UsersClientErrorKind,
   type UserUpdated,
+  type UserWithIncome,
+  usersUrl,
 } from '@institution-api/client';
 
 export const users: UsersClient = createUsersClient({
@@ -43,7 +54,7 @@ export const users: UsersClient = createUsersClient({
   retry: { retries: DEFAULT_RETRY.retries, baseDelayMs: 250, maxDelayMs: 5000 },
   signature: { algorithm: 'sha256', encoding: 'hex' },
   headers: { 'User-Agent': 'my-integration/1.0' },
-  fetch: (request: Request) => fetch(request),
+  fetch: (input, init) => fetch(input, init),
 });
 
 const required = {
@@ -178,3 +189,43 @@ export const middleware = createSigningMiddleware({
 });
 
 export type CreateOperation = paths['/api/v1/external/users']['post'];
+
+/** Read, change one field, update: a create's user has no income, so the caller supplies it. */
+export async function changeEmail(
+  user: User,
+  monthlyIncome: number,
+): Promise<UserWithIncome | string> {
+  const input: UserInput = toUserInput({ ...user, monthlyIncome, email: 'ama.m@example.com' });
+  const updated = await users.updateUser(user.id, input);
+  if (updated.error) return report(updated.error, updated.response);
+  return toUserInput(updated.data.user) && updated.data.user;
+}
+
+/** A transport of one's own: the default one, watching each attempt's answer (retries included). */
+export const waits: number[] = [];
+const watched: Transport = async (exchange: Exchange, signal: AbortSignal): Promise<Answer> => {
+  const answer = await fetchTransport((input, init) => fetch(input, init))(exchange, signal);
+  const wait = parseRetryAfter(answer.response.headers.get('Retry-After'));
+  if (wait !== undefined) waits.push(wait);
+  return answer;
+};
+export const watchedUsers: UsersClient = createUsersClient({
+  baseUrl: 'https://institution.example.com',
+  publicKey: 'pk_live_institution',
+  secretKey: 'sk_example_not_a_real_secret',
+  transport: watched,
+});
+
+/** The headers that sign a request built by hand, for the URL `createUser` posts to. */
+export async function signedHeaders(body: string): Promise<Record<string, string>> {
+  const signing: RequestSigning = createRequestSigning({
+    publicKey: 'pk_live_institution',
+    secretKey: 'sk_example_not_a_real_secret',
+  });
+  const url = usersUrl('https://institution.example.com/');
+  const headers: Record<string, string> = { Authorization: await signing.authorize(body) };
+  if (signing.signMessage) {
+    Object.assign(headers, await signing.signMessage({ method: 'POST', url, body }));
+  }
+  return headers;
+}
