@@ -2,7 +2,9 @@
 // The steps both release scripts share: run a command in the repository, stop the release at the
 // first failure, and the checks that come before changing or publishing anything.
 import { spawnSync } from 'node:child_process';
-import { PUBLISHABLE, repositoryRoot } from './workspace.mjs';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { PUBLISHABLE, readWorkspaces, repositoryRoot } from './workspace.mjs';
 
 const env = { ...process.env, REDOCLY_TELEMETRY: 'off', TURBO_TELEMETRY_DISABLED: '1' };
 
@@ -31,12 +33,21 @@ export function checkEverything() {
   step('typecheck and tests', 'npx', ['turbo', 'run', 'typecheck', 'test', ...filters]);
 }
 
-/** Builds the published packages and what they are built from. */
+/**
+ * Builds the published packages and what they are built from, from an empty `dist/`: `tsc` and
+ * turbo's cache only ever add files, so a module deleted or moved since the last build would
+ * otherwise still be in the tarball (`files` takes all of `dist`).
+ */
 export function buildPublished() {
+  for (const { dir, json } of readWorkspaces(repositoryRoot)) {
+    if (PUBLISHABLE.includes(json.name))
+      rmSync(join(repositoryRoot, dir, 'dist'), { recursive: true, force: true });
+  }
   step('build what will be published', 'npx', [
     'turbo',
     'run',
     'build',
+    '--force',
     '--filter=@institution-api/client...',
     '--filter=@institution-api/cli...',
     '--filter=@institution-api/conformance...',
