@@ -6,7 +6,15 @@
  * one release later, whose changes `npm run release:version` recorded. Each compares with
  * Redocly's `diff`, a program of its own (so the system tier).
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,15 +49,28 @@ describe('the changelog of this repository', { timeout: 60_000 }, () => {
     expect(data.unreleased.since).toBe(releasedVersions['@institution-api/types']);
     expect(data.unreleased.planned).toBe(spec.info.version);
     expect(data.unreleased.comparedBy).toBe('redocly diff 2.77.0');
-    // The servers of this version, in words.
-    expect(data.unreleased.changes).toContainEqual({
+    expect(data.unreleased.changes.filter(({ impact }) => impact === 'breaking')).toEqual([]);
+    // And what the pending changesets will write in the release notes, each of them.
+    const pending = readdirSync(join(repository, '.changeset')).filter(
+      (file) => file.endsWith('.md') && file !== 'README.md',
+    );
+    expect(data.unreleased.changesets).toHaveLength(pending.length);
+  });
+
+  it('lists the last release with the changes npm run release:version recorded for it', () => {
+    const [latest] = data.releases;
+    expect(latest?.version).toBe(releasedVersions['@institution-api/types']);
+    expect(latest?.since).toBe('1.0.0');
+    expect(latest?.comparedBy).toBe('redocly diff 2.77.0');
+    // The servers of 1.1.0, and its 503, in words.
+    expect(latest?.changes).toContainEqual({
       area: 'Servers',
       subject: 'server `http://localhost:8080`',
       action: 'added',
       impact: 'compatible',
       details: [],
     });
-    expect(data.unreleased.changes).toContainEqual(
+    expect(latest?.changes).toContainEqual(
       expect.objectContaining({
         area: 'POST /api/v1/external/users',
         subject: 'the `503` answer',
@@ -57,11 +78,7 @@ describe('the changelog of this repository', { timeout: 60_000 }, () => {
         impact: 'compatible',
       }),
     );
-    expect(data.unreleased.changes.filter(({ impact }) => impact === 'breaking')).toEqual([]);
-    // And what the pending changesets will write in the release notes.
-    expect(data.unreleased.changesets.map(({ summary }) => summary).join('\n')).toContain(
-      'absolute default base URL',
-    );
+    expect(latest?.changes?.filter(({ impact }) => impact === 'breaking')).toEqual([]);
   });
 
   it('lists each release from the CHANGELOG, saying when its changes were not recorded', () => {
@@ -166,14 +183,30 @@ describe('parameters', { timeout: 60_000 }, () => {
 
 describe('one release later', { timeout: 60_000 }, () => {
   it('lists the release with the changes npm run release:version recorded', () => {
-    // As release:version leaves the repository: the released bundle is the contract of this
-    // version, its changes recorded against the release before, its notes in the CHANGELOG.
+    // As release:version leaves the repository after releasing a designer's change (an optional
+    // request field, contract 1.2.0): the released contract is that revision, its changes recorded
+    // against the release before, its notes in the CHANGELOG.
+    const { directory, root: revision } = editedSpecCopy({
+      'openapi.yaml': (document) => {
+        document.info.version = '1.2.0';
+      },
+      'components/schemas/UserInput.yaml': (schema) => {
+        schema.properties = {
+          nickname: { description: 'A nickname.', type: 'string' },
+          ...schema.properties,
+        };
+      },
+    });
+    copies.push(directory);
+    const record = releaseRecord(join(repository, 'released', 'openapi.yaml'), revision);
+    expect(record.version).toBe('1.2.0');
     const root = mkdtempSync(join(tmpdir(), 'changelog-repository-'));
     copies.push(root);
-    const bundle = join(openapi, 'dist', 'openapi.yaml');
-    const record = releaseRecord(join(repository, 'released', 'openapi.yaml'), bundle);
-    mkdirSync(join(root, 'released', 'changes'), { recursive: true });
-    cpSync(bundle, join(root, 'released', 'openapi.yaml'));
+    // The released contract, with the sources it refers to beside it.
+    cpSync(directory, join(root, 'released'), { recursive: true });
+    cpSync(join(repository, 'released', 'changes'), join(root, 'released', 'changes'), {
+      recursive: true,
+    });
     writeFileSync(
       join(root, 'released', 'changes', `${record.version}.json`),
       JSON.stringify(record),
@@ -184,22 +217,29 @@ describe('one release later', { timeout: 60_000 }, () => {
       join(root, 'packages', 'types', 'CHANGELOG.md'),
       changelog.replace(
         '\n## ',
-        `\n## ${record.version}\n\n### Minor Changes\n\n- The servers give an absolute default.\n\n## `,
+        `\n## ${record.version}\n\n### Minor Changes\n\n- Users may have a nickname.\n\n## `,
       ),
     );
 
-    const data = changelogData({ root, revision: join(openapi, 'openapi.yaml') });
+    const data = changelogData({ root, revision });
     expect(data.unreleased.since).toBe(record.version);
     expect(data.unreleased.changes.filter(({ impact }) => impact !== 'editorial')).toEqual([]);
-    expect(data.releases.map(({ version }) => version)).toEqual([record.version, '1.0.0']);
+    expect(data.releases.map(({ version }) => version)).toEqual([
+      record.version,
+      releasedVersions['@institution-api/types'],
+      '1.0.0',
+    ]);
     const [latest] = data.releases;
-    expect(latest?.since).toBe('1.0.0');
+    expect(latest?.since).toBe(releasedVersions['@institution-api/types']);
     expect(latest?.changes).toContainEqual(
-      expect.objectContaining({ subject: 'server `http://localhost:8080`', impact: 'compatible' }),
+      expect.objectContaining({ area: 'POST /api/v1/external/users', impact: 'compatible' }),
     );
+    expect(JSON.stringify(latest?.changes)).toContain('nickname');
     const html = pageOf(data);
     expect(html).toContain(`<section id="v${record.version}">`);
-    expect(html).toContain('Against 1.0.0, compared by redocly diff 2.77.0 when it was released.');
-    expect(html).toContain('<li>The servers give an absolute default.</li>');
+    expect(html).toContain(
+      `Against ${releasedVersions['@institution-api/types']}, compared by redocly diff 2.77.0 when it was released.`,
+    );
+    expect(html).toContain('<li>Users may have a nickname.</li>');
   });
 });

@@ -19,49 +19,22 @@ import {
   type StoredUser,
   type UserDetails,
 } from '../types.js';
+import { postgresCodec, userColumnTypes } from './postgres-columns.js';
+import { postgresUserUpdates } from './postgres-user-updates.js';
 import { recognizeOrRefuse } from './recognition.js';
 import {
-  accountUpsert,
   accountValues,
   accountWritableColumns,
-  type ColumnCodec,
   prefixedAccountColumns,
   toStoredUser,
   type UserRow,
-  type UserWritableColumn,
   userColumnRecord,
   userColumns,
   userWritableColumns,
 } from './user-rows.js';
 
-/**
- * PostgreSQL's side of the column types (see migrations/postgres/), as pg reads them: the details
- * document is jsonb, which pg parses; written as the object itself (pg sends a parameter object as
- * JSON, and the batched create's JSON array holds it as it is).
- */
-const postgresCodec: ColumnCodec<Record<string, unknown>> = {
-  toDocument: (document) => document,
-  fromDocument: (value) => value as Record<string, unknown>,
-  fromTimestamp: (value) => value as Date,
-  fromTextArray: (value) => value as string[],
-};
-
-/** Unique constraints of migrations/postgres/0001_initial.sql whose violation is the client's. */
-const conflictFieldByConstraint: Record<string, ConflictError['field']> = {
-  users_email_key: 'email',
-  users_ghana_card_number_key: 'ghanaCardNumber',
-};
-
 /** The user columns of table `alias` and its account's (`a`), as UserRow. */
 const userRowColumns = (alias: string) => `${userColumns(alias)}, ${prefixedAccountColumns('a')}`;
-
-/** The SQL type of each writable column, for reading it out of a JSON batch. */
-const userColumnTypes: Record<UserWritableColumn, string> = {
-  email: 'text',
-  mobile_number: 'text',
-  ghana_card_number: 'text',
-  details: 'jsonb',
-};
 
 /** The fields of one create in the JSON array of {@link createSql}, beside the user's columns. */
 const createFields = {
@@ -167,95 +140,6 @@ const recognizeSql = `
     EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($4)) AS email_taken
   FROM (SELECT) AS one LEFT JOIN e ON true LEFT JOIN accounts a ON a.user_id = e.id`;
 
-/** The fields of one update in the JSON array of {@link updateSql}, beside the user's columns. */
-const updateFields = {
-  i: 'integer',
-  id: 'uuid',
-  institution_id: 'uuid',
-  ...userColumnTypes,
-  account_type: 'text',
-  account_number: 'text',
-  account_details: 'jsonb',
-};
-
-/**
- * Updates of users, one or several, in ONE statement (one round trip, one commit): $1 is a JSON
- * array of {@link updateFields} objects, `i` their place in it, no user twice (an UPDATE changes a
- * row once per statement: {@link distinctRounds}). Only a member's user changes (`institution_id`).
- * The account is upserted: its id and creation time are kept when type and number are unchanged
- * (the same payout account with new details), replaced by new ones (`excluded`, the defaults)
- * otherwise; no account deletes it.
- *
- * The rows come sorted by user id, and each finds its user and its membership through their
- * indexes (the membership in a LATERAL subquery: as a join, PostgreSQL would hash the whole
- * table, taking the JSON array for 100 rows), so that statements of several batches and processes
- * lock the users they share in one order. On a small table PostgreSQL scans and hashes `users`
- * instead, which takes the locks in the table's order, one order too. A deadlock, should one
- * happen, fails the batch, and its updates are made one by one.
- *
- * `claiming`: the updates may carry their requests' nonces ({@link nonceClaimFields}; $2 now),
- * claimed in the same statement (nonces/postgres-nonces.ts): an update happens only if its nonce
- * was claimed. One row per update, in any order: `replayed` when its nonce was not claimed, else
- * what the database keeps of its user as updated ({@link UpdatedRow}), or no user (not found: not
- * a member, or no such user; its nonce claimed).
- */
-const updateSql = (claiming: boolean) => {
-  const source = claiming ? 'fresh' : 'input';
-  const claims = `
-  ), ${claimNoncesCtes('$2')}, fresh AS (
-    SELECT * FROM input WHERE nonce IS NULL OR i IN (${wonClaims})`;
-  return `
-  WITH input AS (
-    SELECT * FROM json_to_recordset($1::json)
-      AS r(${recordColumns(claiming ? { ...updateFields, ...nonceClaimFields } : updateFields)})${claiming ? claims : ''}
-  ), u AS (
-    UPDATE users SET ${userWritableColumns.map((column) => `${column} = s.${column}`).join(', ')},
-      updated_at = now()
-    FROM ${source} s CROSS JOIN LATERAL (
-      SELECT FROM memberships m WHERE m.user_id = s.id AND m.institution_id = s.institution_id LIMIT 1
-    ) AS member
-    WHERE users.id = s.id
-    RETURNING s.i, s.account_type AS new_account_type, s.account_number AS new_account_number,
-      s.account_details AS new_account_details, users.*
-  ), a AS (
-    INSERT INTO accounts AS old (user_id, ${accountWritableColumns.join(', ')})
-    SELECT id, new_account_type, new_account_number, new_account_details
-    FROM u WHERE new_account_type IS NOT NULL ORDER BY id
-    ${accountUpsert('old')}
-    RETURNING *
-  ), removed AS (
-    DELETE FROM accounts WHERE user_id IN (SELECT id FROM u WHERE new_account_type IS NULL)
-  )
-  SELECT input.i, ${claiming ? 'input.i NOT IN (SELECT i FROM fresh)' : 'false'} AS replayed,
-    u.id, u.documents, u.created_at, a.id AS account_id, a.created_at AS account_created_at
-  FROM input LEFT JOIN u ON u.i = input.i LEFT JOIN a ON a.user_id = u.id`;
-};
-const updateUsersSql = updateSql(false);
-const updateClaimingUsersSql = updateSql(true);
-
-/**
- * What {@link updateSql} returns of each update, beside what it sent (stored as sent: see
- * {@link createSql}): its place, whether it was a replay, and what the database keeps of the user it
- * updated (id null: none) and of its account.
- */
-interface UpdatedRow {
-  i: number;
-  replayed: boolean;
-  id: string | null;
-  documents: string[] | null;
-  created_at: Date | null;
-  account_id: string | null;
-  account_created_at: Date | null;
-}
-
-/** One update, as {@link updateSql} takes it. */
-interface UserUpdate {
-  institutionId: string;
-  userId: string;
-  details: UserDetails;
-  nonce?: NonceClaim | undefined;
-}
-
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -351,97 +235,7 @@ export function postgresUsers(
     if (nonce && !(await nonces.claimNonce(nonce))) throw new ReplayedNonceError();
   };
 
-  /**
-   * updateSql for these updates (no user twice): the stored user of each, null for those it found
-   * no user of, a ReplayedNonceError for those whose nonce was used. Throws when the statement
-   * failed as a whole.
-   */
-  const updateUsers = async (
-    updates: readonly UserUpdate[],
-  ): Promise<PromiseSettledResult<StoredUser | null>[]> => {
-    const rows = updates
-      .map(updateRow)
-      .sort((one, other) => (one.id < other.id ? -1 : one.id > other.id ? 1 : 0));
-    const claims = updates.flatMap(({ nonce }) => (nonce ? [nonce] : []));
-    for (const claim of claims) nonces.claimed(claim.now);
-    const updated =
-      claims.length === 0
-        ? await query<UpdatedRow>('update-users', updateUsersSql, [JSON.stringify(rows)])
-        : await query<UpdatedRow>('update-users-claiming', updateClaimingUsersSql, [
-            JSON.stringify(rows),
-            batchClock(claims),
-          ]);
-    const outcomes: (PromiseSettledResult<StoredUser | null> | undefined)[] = [];
-    for (const row of updated) {
-      const update = updates[row.i];
-      if (!update) continue;
-      outcomes[row.i] = row.replayed
-        ? { status: 'rejected', reason: new ReplayedNonceError() }
-        : { status: 'fulfilled', value: row.id ? updatedUserOf(update.details, row) : null };
-    }
-    return updates.map(
-      (_, index) =>
-        outcomes[index] ?? {
-          status: 'rejected',
-          reason: new Error('The statement gave this update no row'),
-        },
-    );
-  };
-
-  /**
-   * One update alone: a unique value taken by another user is a ConflictError, its nonce
-   * recorded on its own (the statement was undone with its claim).
-   */
-  const updateAlone = async (
-    update: UserUpdate,
-  ): Promise<PromiseSettledResult<StoredUser | null>> => {
-    try {
-      const [outcome] = await updateUsers([update]);
-      if (!outcome) throw new Error('The statement gave this update no row');
-      return outcome;
-    } catch (error) {
-      const { code, constraint } = error as { code?: string; constraint?: string };
-      const field = code === '23505' && constraint && conflictFieldByConstraint[constraint];
-      if (!field) return { status: 'rejected', reason: error };
-      return claimAlone(update.nonce).then(
-        () => ({ status: 'rejected', reason: new ConflictError(field) }),
-        (reason: unknown) => ({ status: 'rejected', reason }),
-      );
-    }
-  };
-
-  /**
-   * Updates asked for while others are on their way to PostgreSQL go out together, as creates do:
-   * one statement and one commit for those of different users ({@link distinctRounds}: a user
-   * updated twice at once is updated in a second statement, after the first). A batch that failed
-   * as a whole (one of its updates took another user's email, say) is made again one update at a
-   * time, so that only the one at fault fails; a fault of the database fails the updates of its
-   * statement.
-   */
-  const updateUser = batcher(
-    async (updates: UserUpdate[]): Promise<PromiseSettledResult<StoredUser | null>[]> => {
-      const outcomes: PromiseSettledResult<StoredUser | null>[] = [];
-      for (const round of distinctRounds(updates, (update) => update.userId.toLowerCase())) {
-        const batch = round.map((index) => updates[index] as UserUpdate);
-        let settled: PromiseSettledResult<StoredUser | null>[];
-        try {
-          settled =
-            batch.length === 1
-              ? [await updateAlone(batch[0] as UserUpdate)]
-              : await updateUsers(batch);
-        } catch (error) {
-          settled = postgresFault(error)
-            ? batch.map(() => ({ status: 'rejected', reason: error }))
-            : await Promise.all(batch.map(updateAlone));
-        }
-        round.forEach((index, place) => {
-          outcomes[index] = settled[place] as PromiseSettledResult<StoredUser | null>;
-        });
-      }
-      return outcomes;
-    },
-    postgresBatches,
-  );
+  const updateUser = postgresUserUpdates({ query, nonces, claimAlone });
 
   return {
     async createOrAddUser(institutionId, details, nonce) {
@@ -525,62 +319,3 @@ function storedUserOf(
 
 /** A row of recognizeSql: the user with this card number, if any. */
 type ExistingRow = UserRow & { is_member: boolean | null; email_taken: boolean };
-
-/**
- * The places of `items` in rounds in which no key is twice, in order: an item whose key an
- * earlier item has goes to the round after that one's.
- */
-export function distinctRounds<Item>(
-  items: readonly Item[],
-  key: (item: Item) => string,
-): number[][] {
-  const rounds: number[][] = [];
-  const seen = new Map<string, number>();
-  items.forEach((item, index) => {
-    const k = key(item);
-    const round = seen.get(k) ?? 0;
-    seen.set(k, round + 1);
-    if (round === rounds.length) rounds.push([]);
-    rounds[round]?.push(index);
-  });
-  return rounds;
-}
-
-/** One update as an element of updateSql's JSON array (its {@link updateFields} and nonce). */
-function updateRow({ institutionId, userId, details, nonce }: UserUpdate, i: number) {
-  const [account_type, account_number, account_details] = accountValues(
-    details.account,
-    postgresCodec,
-  );
-  return {
-    i,
-    id: userId.toLowerCase(),
-    institution_id: institutionId,
-    ...userColumnRecord(details, postgresCodec),
-    account_type,
-    account_number,
-    account_details,
-    ...nonceClaimRow(nonce),
-  };
-}
-
-/**
- * A user updateSql updated: the details the update sent, with what the database keeps (the id,
- * documents and creation time of the user, and of its account: kept or new).
- */
-function updatedUserOf(
-  details: UserDetails,
-  { id, documents, created_at, account_id, account_created_at }: UpdatedRow,
-): StoredUser {
-  const { account } = details;
-  return {
-    ...details,
-    id: id as string,
-    documents: documents ?? [],
-    createdAt: created_at as Date,
-    account:
-      account && account_id
-        ? { ...account, id: account_id, createdAt: account_created_at as Date }
-        : null,
-  };
-}
