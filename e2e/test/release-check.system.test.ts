@@ -90,9 +90,11 @@ function makeFixture({
     const dir = `packages/${name.replace('@institution-api/', '')}`;
     const json = readJson(join(root, dir, 'package.json'));
     json.version = version;
-    for (const dependency of Object.keys(json.dependencies ?? {})) {
-      const pinned = FIXTURE_VERSIONS[dependency];
-      if (pinned) json.dependencies[dependency] = pinned;
+    for (const field of ['dependencies', 'devDependencies', 'peerDependencies']) {
+      for (const dependency of Object.keys(json[field] ?? {})) {
+        const pinned = FIXTURE_VERSIONS[dependency];
+        if (pinned) json[field][dependency] = pinned;
+      }
     }
     writeFileSync(join(root, dir, 'package.json'), JSON.stringify(json, null, 2));
     if (!without.includes(`${dir}/CHANGELOG.md`)) {
@@ -120,10 +122,10 @@ function makeFixture({
 async function releaseCheck(args: string[]) {
   try {
     const { stdout, stderr } = await exec(process.execPath, [check, ...args], { cwd: repository });
-    return { code: 0, output: stdout + stderr };
+    return { code: 0, output: stdout + stderr, stdout };
   } catch (error) {
     const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-    return { code, output: stdout + stderr };
+    return { code, output: stdout + stderr, stdout };
   }
 }
 
@@ -287,7 +289,9 @@ describe('npm run release:check', { timeout: 30_000 }, () => {
     const { code, output } = await releaseCheck(['--root', root]);
     expect(output).toMatch(/✔ release:check/);
     expect(code).toBe(0);
-    const plan = JSON.parse((await releaseCheck(['--root', root, '--json'])).output);
+    // --json writes the plan to stdout; Changesets may warn on stderr (here: the mock's development
+    // dependency on the conformance suite is ahead of its 0.0.0).
+    const plan = JSON.parse((await releaseCheck(['--root', root, '--json'])).stdout);
     expect(plan.planned[CONFORMANCE]).toBe('0.1.0');
     expect(plan.breaking[CONFORMANCE]).toBe(false);
   });

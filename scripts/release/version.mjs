@@ -17,8 +17,10 @@
 // It commits nothing: review `git diff`, commit, then `npm run release` publishes.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import semver from 'semver';
 import { buildPublished, checkEverything, step } from './steps.mjs';
 import {
+  CLIENT_PACKAGE,
   CONTRACT_PACKAGE,
   PUBLISHABLE,
   plannedVersions,
@@ -85,12 +87,33 @@ const versions = Object.fromEntries(
   ]),
 );
 writeFileSync(join(released, 'versions.json'), `${JSON.stringify(versions, null, 2)}\n`);
+raiseInstallRange(versions[CLIENT_PACKAGE]);
 step('release rules, on the new versions', 'node', ['scripts/release/check.mjs', '--release']);
 
 console.log(
   `\n✔ Versioned: ${Object.entries(versions)
     .map(([name, version]) => `${name}@${version}`)
     .join(', ')}.\n` +
-    '  Review the diff (CHANGELOG.md files, versions, released/), commit it, then run npm run release.\n' +
-    '  A breaking client release also needs the range in packages/client/README.md (Install) raised.',
+    '  Review the diff (CHANGELOG.md files, versions, released/), commit it, then run npm run release.',
 );
+
+/**
+ * The client README's Install section gives a package.json with a caret range of the client: a
+ * breaking release (a 0.x minor, a major) leaves the version outside it, so the range is raised
+ * to the new version (the client's package test follows that section in an empty project).
+ *
+ * @param {string | undefined} version
+ */
+function raiseInstallRange(version) {
+  if (!version) return;
+  const readme = join(repositoryRoot, 'packages', 'client', 'README.md');
+  const text = readFileSync(readme, 'utf8');
+  const dependency = `"${CLIENT_PACKAGE}": "`;
+  const start = text.indexOf(dependency);
+  if (start < 0) return;
+  const from = start + dependency.length;
+  const range = text.slice(from, text.indexOf('"', from));
+  if (semver.satisfies(version, range)) return;
+  writeFileSync(readme, `${text.slice(0, from)}^${version}${text.slice(from + range.length)}`);
+  console.log(`  packages/client/README.md (Install): ${range} → ^${version}`);
+}

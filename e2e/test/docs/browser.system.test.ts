@@ -35,6 +35,10 @@ import { exportedFile } from '../workspaces.js';
 
 const pageFile = exportedFile('@institution-api/docs/index.html');
 /** Where the screenshots go: test artifacts, git-ignored, kept after the run. */
+/** The contract's version in the last release: the changelog lists its changes. */
+const releasedContract: string = JSON.parse(
+  readFileSync(new URL('../../../released/versions.json', import.meta.url), 'utf8'),
+)['@institution-api/types'];
 const screenshots = toPath(new URL('../../test-results/screenshots/', import.meta.url));
 const spec = JSON.parse(
   readFileSync(exportedFile('@institution-api/docs/openapi.json'), 'utf8'),
@@ -371,10 +375,16 @@ describeWith('chromium', 'the docs page in chromium', () => {
         await expect
           .poll(() => changelog.getByRole('heading', { level: 1 }).innerText())
           .toBe('Changelog of the contract');
-        const unreleased = changelog.locator('#unreleased');
-        expect(await unreleased.innerText()).toMatch(
+        // The last release (released/versions.json), its changes in words: 1.1.0 added the server.
+        const release = changelog.locator(`section[id="v${releasedContract}"]`);
+        expect(await release.innerText()).toMatch(
           /COMPATIBLE\s+Server http:\/\/localhost:8080: added\./,
         );
+        await expect
+          .poll(() =>
+            changelog.locator('#unreleased').getByRole('heading', { level: 2 }).innerText(),
+          )
+          .toMatch(/^Not released yet/);
         await mkdir(screenshots, { recursive: true });
         await changelog.screenshot({ path: `${screenshots}changelog.png`, fullPage: true });
         // Back to the reference: the server's root leads to /docs.

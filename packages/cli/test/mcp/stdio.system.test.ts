@@ -34,6 +34,9 @@ function start(env: Record<string, string> = {}) {
       ...env,
     },
   });
+  // Listened for from the start: a server that answers and exits between two polls of `messages`
+  // has already emitted 'exit' by the time a test would wait for it.
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => {
@@ -53,7 +56,7 @@ function start(env: Record<string, string> = {}) {
       },
       { timeoutMs: 20_000, intervalMs: 20, message: `expected ${count} messages: ${stdout}` },
     );
-  return { child, send, messages, stdout: () => stdout, stderr: () => stderr };
+  return { child, exited, send, messages, stdout: () => stdout, stderr: () => stderr };
 }
 
 const _meta = {
@@ -89,7 +92,7 @@ describe('mcp over stdio', () => {
     ]);
     expect(server.stderr()).toMatch(/^institution-api mcp: tools createUser, updateUser for /);
     server.child.stdin.end();
-    await once(server.child, 'exit');
+    await server.exited;
   });
 
   it('speaks 2026-07-28: server/discover and requests that carry their _meta', async () => {
@@ -102,7 +105,7 @@ describe('mcp over stdio', () => {
       'institution-api://docs/llms.txt',
     );
     server.child.stdin.end();
-    await once(server.child, 'exit');
+    await server.exited;
   });
 
   it('answers lines that are not JSON-RPC messages, logs each, and goes on serving', async () => {
@@ -128,7 +131,7 @@ describe('mcp over stdio', () => {
     expect(answers[3]).toMatchObject({ id: 4, result: { supportedVersions: ['2026-07-28'] } });
     expect(server.stderr().match(/stdin: refused a message \(-32[67]00: /g)).toHaveLength(3);
     server.child.stdin.end();
-    await once(server.child, 'exit');
+    await server.exited;
   });
 
   it('answers a call in flight with an error on SIGTERM, then exits 0', {
@@ -152,7 +155,7 @@ describe('mcp over stdio', () => {
     expect(answer.result.content[0].text).toMatch(
       /^createUser did not complete: the MCP server is stopping \(SIGTERM or Ctrl-C\) after 1 attempt/,
     );
-    const [code] = await once(server.child, 'exit');
+    const [code] = await server.exited;
     expect(code).toBe(0);
     expect(service.requests.length - before).toBe(1);
   });
@@ -171,7 +174,7 @@ describe('mcp over stdio', () => {
     });
     const started = performance.now();
     stop(server.child);
-    const [code] = await once(server.child, 'exit');
+    const [code] = await server.exited;
     expect(code).toBe(0);
     expect(performance.now() - started).toBeLessThan(5_000);
   });
