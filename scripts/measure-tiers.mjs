@@ -41,8 +41,17 @@ function timed(command, args, cwd) {
     child.on('close', (code) => {
       const seconds = (performance.now() - started) / 1000;
       if (code === 0) resolve({ seconds, output });
-      else
-        reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${output.slice(-4000)}`));
+      else {
+        // The failures by name first: the end of the output is often a workspace's npm error.
+        const failed = stripVTControlCharacters(output)
+          .split('\n')
+          .filter((line) => / FAIL /.test(line));
+        reject(
+          new Error(
+            `${command} ${args.join(' ')} exited ${code}:\n${failed.join('\n')}\n${output.slice(-4000)}`,
+          ),
+        );
+      }
     });
   });
 }

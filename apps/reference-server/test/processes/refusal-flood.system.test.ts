@@ -165,8 +165,16 @@ async function createsUnderFlood(url: string) {
   };
 }
 
+/**
+ * A p99 on a shared machine: the flood's periods and the quiet ones are interleaved so that other
+ * work weighs on both, yet a burst of it (another workspace's browser tests, in the system tier's
+ * two lanes) can still land on the flooded periods alone. Such a run is tried again, twice at
+ * most: a server whose refusals do cost its creates (9× before their budget) fails all three.
+ */
+const p99Retries = { retry: 2, timeout: 180_000 };
+
 describe('creates under a flood of refusals from one key, from the same address', () => {
-  test('keep their p99 within 2× of quiet; the flood is refused, slowed', async () => {
+  test('keep their p99 within 2× of quiet; the flood is refused, slowed', p99Retries, async () => {
     const { quietP99, loadedP99, statuses, floodStatuses } = await createsUnderFlood(server.url);
     expect(Object.keys(statuses)).toEqual(['201']);
     expect(floodStatuses[401]).toBeGreaterThan(0);
@@ -174,7 +182,7 @@ describe('creates under a flood of refusals from one key, from the same address'
       [],
     );
     expect(loadedP99).toBeLessThanOrEqual(2 * quietP99);
-  }, 180_000);
+  });
 
   describeWith('haproxy', 'through deploy/haproxy.cfg', () => {
     let haproxy: RunningHaproxy;
@@ -188,7 +196,7 @@ describe('creates under a flood of refusals from one key, from the same address'
       await behind?.stop();
     });
 
-    test('keep their p99 within 2× of quiet too', async () => {
+    test('keep their p99 within 2× of quiet too', p99Retries, async () => {
       const { quietP99, loadedP99, statuses, floodStatuses } = await createsUnderFlood(haproxy.url);
       expect(Object.keys(statuses)).toEqual(['201']);
       expect(floodStatuses[401]).toBeGreaterThan(0);
@@ -196,7 +204,7 @@ describe('creates under a flood of refusals from one key, from the same address'
         Object.keys(floodStatuses).filter((status) => !['401', '429'].includes(status)),
       ).toEqual([]);
       expect(loadedP99).toBeLessThanOrEqual(2 * quietP99);
-    }, 180_000);
+    });
   });
 });
 
