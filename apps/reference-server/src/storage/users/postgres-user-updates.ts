@@ -6,15 +6,8 @@
  */
 import { batcher } from '../batcher.js';
 import { postgresFault } from '../health/postgres-faults.js';
-import {
-  batchClock,
-  claimNoncesCtes,
-  type NonceClaimed,
-  nonceClaimFields,
-  nonceClaimRow,
-  wonClaims,
-} from '../nonces/postgres-nonces.js';
-import { postgresBatches, recordColumns } from '../postgres-database.js';
+import { type NonceClaimed, nonceClaimFields, nonceClaimRow } from '../nonces/postgres-nonces.js';
+import { postgresBatches } from '../postgres-database.js';
 import {
   ConflictError,
   type NonceClaim,
@@ -22,6 +15,7 @@ import {
   type StoredUser,
   type UserDetails,
 } from '../types.js';
+import { batchInput, batchStatement, type NamedQuery, sendBatch } from './postgres-batch.js';
 import { conflictFieldByConstraint, postgresCodec, userColumnTypes } from './postgres-columns.js';
 import {
   accountUpsert,
@@ -64,14 +58,8 @@ const updateFields = {
  * a member, or no such user; its nonce claimed).
  */
 const updateSql = (claiming: boolean) => {
-  const source = claiming ? 'fresh' : 'input';
-  const claims = `
-  ), ${claimNoncesCtes('$2')}, fresh AS (
-    SELECT * FROM input WHERE nonce IS NULL OR i IN (${wonClaims})`;
-  return `
-  WITH input AS (
-    SELECT * FROM json_to_recordset($1::json)
-      AS r(${recordColumns(claiming ? { ...updateFields, ...nonceClaimFields } : updateFields)})${claiming ? claims : ''}
+  const { opening, source } = batchInput(updateFields, claiming);
+  return `${opening}
   ), u AS (
     UPDATE users SET ${userWritableColumns.map((column) => `${column} = s.${column}`).join(', ')},
       updated_at = now()
@@ -94,8 +82,7 @@ const updateSql = (claiming: boolean) => {
     u.id, u.documents, u.created_at, a.id AS account_id, a.created_at AS account_created_at
   FROM input LEFT JOIN u ON u.i = input.i LEFT JOIN a ON a.user_id = u.id`;
 };
-const updateUsersSql = updateSql(false);
-const updateClaimingUsersSql = updateSql(true);
+const updateUsersStatement = batchStatement('update-users', updateSql);
 
 /**
  * What {@link updateSql} returns of each update, beside what it sent (stored as sent: see
@@ -123,7 +110,7 @@ export interface UserUpdate {
 /** What the updates need of the users' module: its named query, and the nonces' side. */
 export interface PostgresUpdateDeps {
   /** A named (prepared) statement's rows. */
-  query: <Row extends object>(name: string, text: string, values: unknown[]) => Promise<Row[]>;
+  query: NamedQuery;
   /** Told of each nonce a write claimed (the purge). */
   nonces: { claimed: NonceClaimed };
   /** The nonce claimed alone: when the write's statement did not run, or was undone. */
@@ -150,15 +137,13 @@ export function postgresUserUpdates({
     const rows = updates
       .map(updateRow)
       .sort((one, other) => (one.id < other.id ? -1 : one.id > other.id ? 1 : 0));
-    const claims = updates.flatMap(({ nonce }) => (nonce ? [nonce] : []));
-    for (const claim of claims) nonces.claimed(claim.now);
-    const updated =
-      claims.length === 0
-        ? await query<UpdatedRow>('update-users', updateUsersSql, [JSON.stringify(rows)])
-        : await query<UpdatedRow>('update-users-claiming', updateClaimingUsersSql, [
-            JSON.stringify(rows),
-            batchClock(claims),
-          ]);
+    const updated = await sendBatch<UpdatedRow>(
+      query,
+      nonces.claimed,
+      updateUsersStatement,
+      rows,
+      updates.map(({ nonce }) => nonce),
+    );
     const outcomes: (PromiseSettledResult<StoredUser | null> | undefined)[] = [];
     for (const row of updated) {
       const update = updates[row.i];

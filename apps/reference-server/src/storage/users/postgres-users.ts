@@ -2,15 +2,8 @@ import type pg from 'pg';
 import { batcher } from '../batcher.js';
 import { postgresFault } from '../health/postgres-faults.js';
 import { newId } from '../new-id.js';
-import {
-  batchClock,
-  claimNoncesCtes,
-  type NonceClaimed,
-  nonceClaimFields,
-  nonceClaimRow,
-  wonClaims,
-} from '../nonces/postgres-nonces.js';
-import { postgresBatches, recordColumns } from '../postgres-database.js';
+import { type NonceClaimed, nonceClaimFields, nonceClaimRow } from '../nonces/postgres-nonces.js';
+import { postgresBatches } from '../postgres-database.js';
 import {
   ConflictError,
   type NonceClaim,
@@ -19,6 +12,7 @@ import {
   type StoredUser,
   type UserDetails,
 } from '../types.js';
+import { batchInput, batchStatement, sendBatch } from './postgres-batch.js';
 import { postgresCodec, userColumnTypes } from './postgres-columns.js';
 import { postgresUserUpdates } from './postgres-user-updates.js';
 import { recognizeOrRefuse } from './recognition.js';
@@ -73,14 +67,8 @@ const createFields = {
  * per row here rather than returned by each insert and joined back.
  */
 const createSql = (claiming: boolean) => {
-  const source = claiming ? 'fresh' : 'input';
-  const claims = `
-  ), ${claimNoncesCtes('$2')}, fresh AS (
-    SELECT * FROM input WHERE nonce IS NULL OR i IN (${wonClaims})`;
-  return `
-  WITH input AS (
-    SELECT * FROM json_to_recordset($1::json)
-      AS r(${recordColumns(claiming ? { ...createFields, ...nonceClaimFields } : createFields)})${claiming ? claims : ''}
+  const { opening, source } = batchInput(createFields, claiming);
+  return `${opening}
   ), u AS (
     INSERT INTO users (id, ${userWritableColumns.join(', ')})
     SELECT id, ${userWritableColumns.join(', ')} FROM ${source} ORDER BY ghana_card_number
@@ -102,8 +90,7 @@ const createSql = (claiming: boolean) => {
       : ''
   }`;
 };
-const createUsersSql = createSql(false);
-const createClaimingUsersSql = createSql(true);
+const createUsers = batchStatement('create-users', createSql);
 
 /** What {@link createSql} returns of each user it inserted (and, claiming, each replay: null). */
 interface InsertedRow {
@@ -179,15 +166,13 @@ export function postgresUsers(
     creates: NewUser[],
   ): Promise<PromiseSettledResult<StoredUser | undefined>[]> => {
     const rows = creates.map(createRow);
-    const claims = creates.flatMap(({ nonce }) => (nonce ? [nonce] : []));
-    for (const claim of claims) nonces.claimed(claim.now);
-    const inserted =
-      claims.length === 0
-        ? await query<InsertedRow>('create-users', createUsersSql, [JSON.stringify(rows)])
-        : await query<InsertedRow>('create-users-claiming', createClaimingUsersSql, [
-            JSON.stringify(rows),
-            batchClock(claims),
-          ]);
+    const inserted = await sendBatch<InsertedRow>(
+      query,
+      nonces.claimed,
+      createUsers,
+      rows,
+      creates.map(({ nonce }) => nonce),
+    );
     const users: PromiseSettledResult<StoredUser | undefined>[] = creates.map(() => ({
       status: 'fulfilled',
       value: undefined,
