@@ -11,20 +11,17 @@ import type { DiagnosisCrypto } from '../src/diagnosis-crypto.js';
 import { nodeDiagnosisCrypto } from '../src/diagnosis-crypto-node.js';
 import {
   type DiagnoseSignatureOptions,
-  diagnoseSignature as diagnoseOnWebCrypto,
-  type ReceivedMessage,
   type SignatureDiagnosis,
   signatureBaseFor,
 } from '../src/index.js';
-import { diagnoseSignature as diagnoseOnNode, signMessageSync, signSync } from '../src/node.js';
+import { signMessageSync, signSync } from '../src/node.js';
 import { diagnoseSignatureWith } from '../src/signature-diagnosis.js';
+import { diagnose as diagnoseSignature, hmac, NOW, request, URL_ } from './support/diagnosis.js';
 
 const PUBLIC = 'pk_diagnosis_0123';
 // Base64url of random bytes, as the reference server issues secrets: it decodes as base64 too.
 const SECRET = 'q7Hc0x9Zl2vB4sN8mT1rY6wE3uI5oP';
 const HEX_SECRET = '00112233445566778899aabbccddeeff';
-const NOW = 1_767_225_600;
-const URL_ = 'http://127.0.0.1:8080/api/v1/external/users';
 const VALUE = {
   email: 'efua.owusu@example.com',
   firstName: 'Ɛfua',
@@ -33,36 +30,7 @@ const VALUE = {
 const COMPACT = JSON.stringify(VALUE);
 const PRETTY = JSON.stringify(VALUE, null, 2);
 
-/**
- * The diagnosis of both entries, which must agree: `.` computes on Web Crypto, `./node` on
- * node:crypto.
- */
-async function diagnoseSignature(
-  message: ReceivedMessage,
-  options: DiagnoseSignatureOptions,
-): Promise<SignatureDiagnosis | undefined> {
-  const onWeb = await diagnoseOnWebCrypto(message, options);
-  expect(await diagnoseOnNode(message, options), 'the ./node entry').toEqual(onWeb);
-  return onWeb;
-}
-
-const hmac = (key: string | Buffer, text: string, encoding: 'hex' | 'base64' = 'hex') =>
-  createHmac('sha256', key).update(text).digest(encoding);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/** A request as received: these bytes, these headers. */
-function request(
-  body: string,
-  headers: Record<string, string>,
-  { method = 'POST', url = URL_ } = {},
-): ReceivedMessage {
-  return {
-    method,
-    url,
-    header: (name) => headers[name],
-    body: new TextEncoder().encode(body),
-  };
-}
 
 /** Both signatures made right for `body` as sent, with `mistakes` to the message signature. */
 function signed(
