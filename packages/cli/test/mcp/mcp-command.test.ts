@@ -12,6 +12,7 @@ import { waitFor } from '@institution-api/test-support/wait-for';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/main.js';
 import { mcp, mcpUsage } from '../../src/mcp/mcp-command.js';
+import { initializeRequest, modernMeta } from './support/raw-messages.js';
 
 const keys = {
   INSTITUTION_PUBLIC_KEY: testKeys.publicKey,
@@ -112,11 +113,7 @@ describe('mcp over stdio', () => {
       fetch: async () => new Response(JSON.stringify(userCreatedExample()), { status: 201 }),
       stop: new Promise(() => {}),
     });
-    const _meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'mcp-command-test', version: '1.0.0' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    };
+    const _meta = modernMeta('mcp-command-test');
     input.write('{"jsonrpc":"2.0","id":9,"method"\n');
     for (const message of [
       { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta } },
@@ -195,16 +192,7 @@ describe('mcp over stdio', () => {
       return lines.map((line) => JSON.parse(line)).sort((a, b) => a.id - b.id);
     };
     const send = (message: object) => input.write(`${JSON.stringify(message)}\n`);
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'mcp-command-test', version: '1.0.0' },
-      },
-    });
+    send(initializeRequest('mcp-command-test'));
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     send({

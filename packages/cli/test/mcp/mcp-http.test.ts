@@ -25,6 +25,7 @@ import { mcpServerFactory } from '../../src/mcp/mcp-server.js';
 import { argumentChecks } from '../../src/mcp/tool-arguments.js';
 import { toolCalls } from '../../src/mcp/tool-calls.js';
 import { deriveOperationTools } from '../../src/mcp/tool-definitions.js';
+import { initializeRequest } from './support/raw-messages.js';
 
 const token = 'tok_mcp_http_test_0123456789abcdef';
 
@@ -36,16 +37,7 @@ const createCall = JSON.stringify({
   params: { name: 'createUser', arguments: userBody('MomoAccountUser') },
 });
 
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 'mcp-http-test', version: '1.0.0' },
-  },
-});
+const initialize = JSON.stringify(initializeRequest('mcp-http-test'));
 
 const mcpHeaders = {
   'Content-Type': 'application/json',

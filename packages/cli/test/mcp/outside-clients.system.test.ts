@@ -23,6 +23,7 @@ import { startServer, type TestServer } from '@institution-api/test-support/reco
 import { userBody, userCreatedExample } from '@institution-api/test-support/user-bodies';
 import { waitFor } from '@institution-api/test-support/wait-for';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initializeRequest, modernMeta } from './support/raw-messages.js';
 
 const exec = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -192,16 +193,7 @@ describe('mcp-remote, the stdio bridge, with the token', () => {
       );
     const send = (message: object) => bridge.stdin.write(`${JSON.stringify(message)}\n`);
     try {
-      send({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1' },
-        },
-      });
+      send(initializeRequest('raw'));
       expect(await answer(1)).toMatchObject({
         result: { serverInfo: { name: 'institution-api' } },
       });
@@ -241,16 +233,7 @@ describe('raw JSON-RPC over HTTP, without an SDK', () => {
   }
 
   it('speaks 2025-11-25: initialize, a session, then a call in it', async () => {
-    const opened = await post({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'raw', version: '1' },
-      },
-    });
+    const opened = await post(initializeRequest('raw'));
     expect(opened.message.result.protocolVersion).toBe('2025-11-25');
     const session = opened.headers.get('mcp-session-id') ?? '';
     expect(session).toMatch(/^[0-9a-f-]{36}$/);
@@ -271,11 +254,7 @@ describe('raw JSON-RPC over HTTP, without an SDK', () => {
   });
 
   it('speaks 2026-07-28: server/discover, then a call, each with its _meta and headers', async () => {
-    const _meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    };
+    const _meta = modernMeta('raw');
     const modern = (method: string, name?: string) => ({
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': method,

@@ -13,6 +13,7 @@ import { startServer, type TestServer } from '@institution-api/test-support/reco
 import { userBody } from '@institution-api/test-support/user-bodies';
 import { waitFor } from '@institution-api/test-support/wait-for';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initializeRequest, modernMeta } from './support/raw-messages.js';
 
 const bin = fileURLToPath(new URL('../../bin/institution-api.js', import.meta.url));
 
@@ -59,25 +60,12 @@ function start(env: Record<string, string> = {}) {
   return { child, exited, send, messages, stdout: () => stdout, stderr: () => stderr };
 }
 
-const _meta = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'stdio-test', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
+const _meta = modernMeta('stdio-test');
 
 describe('mcp over stdio', () => {
   it('speaks 2025-11-25, writing only JSON-RPC messages on stdout, its log on stderr', async () => {
     const server = start();
-    server.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'stdio-test', version: '1.0.0' },
-      },
-    });
+    server.send(initializeRequest('stdio-test'));
     server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     server.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     const answers = await server.messages(2);
