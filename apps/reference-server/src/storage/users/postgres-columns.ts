@@ -26,9 +26,23 @@ export const conflictFieldByConstraint: Record<string, ConflictError['field']> =
 };
 
 /** The SQL type of each writable column, for reading it out of a JSON batch. */
-export const userColumnTypes: Record<UserWritableColumn, string> = {
+const userColumnTypes: Record<UserWritableColumn, string> = {
   email: 'text',
   mobile_number: 'text',
   ghana_card_number: 'text',
   details: 'jsonb',
+};
+
+/**
+ * The fields of one user's write in a batch's JSON array (postgres-batch.ts): its place `i`, the
+ * user, the institution, the writable columns and the account's. A create adds its account's new id.
+ */
+export const userWriteFields = {
+  i: 'integer',
+  id: 'uuid',
+  institution_id: 'uuid',
+  ...userColumnTypes,
+  account_type: 'text',
+  account_number: 'text',
+  account_details: 'jsonb',
 };

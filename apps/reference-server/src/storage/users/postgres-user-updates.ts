@@ -16,7 +16,7 @@ import {
   type UserDetails,
 } from '../types.js';
 import { batchInput, batchStatement, type NamedQuery, sendBatch } from './postgres-batch.js';
-import { conflictFieldByConstraint, postgresCodec, userColumnTypes } from './postgres-columns.js';
+import { conflictFieldByConstraint, postgresCodec, userWriteFields } from './postgres-columns.js';
 import {
   accountUpsert,
   accountValues,
@@ -25,20 +25,9 @@ import {
   userWritableColumns,
 } from './user-rows.js';
 
-/** The fields of one update in the JSON array of {@link updateSql}, beside the user's columns. */
-const updateFields = {
-  i: 'integer',
-  id: 'uuid',
-  institution_id: 'uuid',
-  ...userColumnTypes,
-  account_type: 'text',
-  account_number: 'text',
-  account_details: 'jsonb',
-};
-
 /**
  * Updates of users, one or several, in ONE statement (one round trip, one commit): $1 is a JSON
- * array of {@link updateFields} objects, `i` their place in it, no user twice (an UPDATE changes a
+ * array of {@link userWriteFields} objects, `i` their place in it, no user twice (an UPDATE changes a
  * row once per statement: {@link distinctRounds}). Only a member's user changes (`institution_id`).
  * The account is upserted: its id and creation time are kept when type and number are unchanged
  * (the same payout account with new details), replaced by new ones (`excluded`, the defaults)
@@ -58,7 +47,7 @@ const updateFields = {
  * a member, or no such user; its nonce claimed).
  */
 const updateSql = (claiming: boolean) => {
-  const { opening, source } = batchInput(updateFields, claiming);
+  const { opening, source } = batchInput(userWriteFields, claiming);
   return `${opening}
   ), u AS (
     UPDATE users SET ${userWritableColumns.map((column) => `${column} = s.${column}`).join(', ')},
@@ -237,7 +226,7 @@ export function distinctRounds<Item>(
   return rounds;
 }
 
-/** One update as an element of updateSql's JSON array (its {@link updateFields} and nonce). */
+/** One update as an element of updateSql's JSON array (its {@link userWriteFields} and nonce). */
 function updateRow({ institutionId, userId, details, nonce }: UserUpdate, i: number) {
   const [account_type, account_number, account_details] = accountValues(
     details.account,

@@ -13,7 +13,7 @@ import {
   type UserDetails,
 } from '../types.js';
 import { batchInput, batchStatement, sendBatch } from './postgres-batch.js';
-import { postgresCodec, userColumnTypes } from './postgres-columns.js';
+import { postgresCodec, userWriteFields } from './postgres-columns.js';
 import { postgresUserUpdates } from './postgres-user-updates.js';
 import { recognizeOrRefuse } from './recognition.js';
 import {
@@ -31,16 +31,7 @@ import {
 const userRowColumns = (alias: string) => `${userColumns(alias)}, ${prefixedAccountColumns('a')}`;
 
 /** The fields of one create in the JSON array of {@link createSql}, beside the user's columns. */
-const createFields = {
-  i: 'integer',
-  id: 'uuid',
-  institution_id: 'uuid',
-  ...userColumnTypes,
-  account_id: 'uuid',
-  account_type: 'text',
-  account_number: 'text',
-  account_details: 'jsonb',
-};
+const createFields = { ...userWriteFields, account_id: 'uuid' };
 
 /**
  * New users with their accounts and memberships, for one create or several, in ONE statement (one
