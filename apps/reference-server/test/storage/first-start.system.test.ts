@@ -52,17 +52,25 @@ async function openInChild(dir: string, kill?: { afterMs: number; signal: NodeJS
 }
 
 test('a first start interrupted at any moment leaves a database that opens and works', async () => {
-  // How long an uninterrupted first open takes here, so that the kills spread over all of it.
-  const full = await openInChild(join(scratch, 'uninterrupted'));
-  expect(full, full.stderr).toMatchObject({ ended: 0, openMs: expect.any(Number) });
-  const openMs = full.openMs ?? 0;
+  // How long an uninterrupted first open takes here, so that the kills spread over all of it. The
+  // first open of a run is slower (cold caches), so the estimate is the fastest open seen so far.
+  let openMs = Number.POSITIVE_INFINITY;
+  for (const name of ['uninterrupted-1', 'uninterrupted-2']) {
+    const full = await openInChild(join(scratch, name));
+    expect(full, full.stderr).toMatchObject({ ended: 0, openMs: expect.any(Number) });
+    openMs = Math.min(openMs, full.openMs ?? openMs);
+  }
+  const wanted = rounds / 3;
   const interrupted: string[] = [];
-  for (let round = 0; round < rounds; round++) {
+  // A kill that lands after the open (a loaded machine) proves nothing, so rounds go on, with the
+  // estimate lowered, until enough of them were stopped before they had opened.
+  for (let round = 0; round < rounds || (interrupted.length < wanted && round < rounds * 3); round++) {
     const dir = join(scratch, `round-${round}`);
     const signal = signals[round % signals.length] ?? 'SIGKILL';
-    const afterMs = Math.round((openMs * round) / rounds);
+    const afterMs = Math.round((openMs * (round % rounds)) / rounds);
     const run = await openInChild(dir, { afterMs, signal });
     if (run.openMs === undefined) interrupted.push(`${signal} after ${afterMs} ms`);
+    else openMs = Math.min(openMs, run.openMs);
 
     const storage = await openStorage(dir, { defaultDataDir: '/nonexistent' });
     try {
@@ -74,9 +82,8 @@ test('a first start interrupted at any moment leaves a database that opens and w
     }
   }
   console.log(
-    `first start: an open takes ${openMs.toFixed(1)} ms here; ${interrupted.length} of ${rounds} ` +
-      `children were stopped before they had opened (${interrupted.join(', ')}); every database opened again`,
+    `first start: an open takes ${openMs.toFixed(1)} ms here; ${interrupted.length} children ` +
+      `were stopped before they had opened (${interrupted.join(', ')}); every database opened again`,
   );
-  // The kills are spread over the time an open takes; under load some land late, but not most.
-  expect(interrupted.length).toBeGreaterThanOrEqual(rounds / 3);
+  expect(interrupted.length).toBeGreaterThanOrEqual(wanted);
 }, 600_000);
