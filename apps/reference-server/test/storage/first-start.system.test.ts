@@ -64,7 +64,11 @@ test('a first start interrupted at any moment leaves a database that opens and w
   const interrupted: string[] = [];
   // A kill that lands after the open (a loaded machine) proves nothing, so rounds go on, with the
   // estimate lowered, until enough of them were stopped before they had opened.
-  for (let round = 0; round < rounds || (interrupted.length < wanted && round < rounds * 3); round++) {
+  for (
+    let round = 0;
+    round < rounds || (interrupted.length < wanted && round < rounds * 3);
+    round++
+  ) {
     const dir = join(scratch, `round-${round}`);
     const signal = signals[round % signals.length] ?? 'SIGKILL';
     const afterMs = Math.round((openMs * (round % rounds)) / rounds);
