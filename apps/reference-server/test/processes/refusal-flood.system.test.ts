@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningHaproxy, startHaproxy } from '@institution-api/test-support/haproxy';
+import { startHaproxy } from '@institution-api/test-support/haproxy';
 import {
   type RunningServer,
   startReferenceServer,
@@ -143,7 +143,10 @@ describe('what a refused request costs the server', () => {
  * those sent while it did not, so that whatever else the machine does weighs on both alike.
  */
 async function createsUnderFlood(url: string) {
+  // Warm, as a server under attack has been running: the creates, and the diagnosis of the nested
+  // body, refused under the other key so that the flooded key's refusals are all the flood's.
   await sendConcurrently(url, 100, 2, create);
+  await sendConcurrently(url, 40, 2, () => refused(costlyBodies.nested, legitimate.publicKey));
   const measured = await latencyUnderFlood(url, create, refused(costlyBodies.nested), {
     connections: 2,
     floodConnections: 4,
@@ -170,40 +173,45 @@ async function createsUnderFlood(url: string) {
  * work weighs on both, yet a burst of it (another workspace's browser tests, in the system tier's
  * two lanes) can still land on the flooded periods alone. Such a run is tried again, twice at
  * most: a server whose refusals do cost its creates (9× before their budget) fails all three.
+ * Each try has a server of its own, as a try spends the flooded key's and the address's refusals
+ * for the minute, and a second try on the same server would see nothing but 429s.
  */
 const p99Retries = { retry: 2, timeout: 180_000 };
 
+/** The creates of {@link createsUnderFlood} at `url`, then what a user relies on of them. */
+async function expectCreatesKeepTheirLatency(url: string) {
+  const { quietP99, loadedP99, statuses, floodStatuses } = await createsUnderFlood(url);
+  expect(Object.keys(statuses)).toEqual(['201']);
+  expect(floodStatuses[401]).toBeGreaterThan(0);
+  expect(Object.keys(floodStatuses).filter((status) => !['401', '429'].includes(status))).toEqual(
+    [],
+  );
+  expect(loadedP99).toBeLessThanOrEqual(2 * quietP99);
+}
+
 describe('creates under a flood of refusals from one key, from the same address', () => {
   test('keep their p99 within 2× of quiet; the flood is refused, slowed', p99Retries, async () => {
-    const { quietP99, loadedP99, statuses, floodStatuses } = await createsUnderFlood(server.url);
-    expect(Object.keys(statuses)).toEqual(['201']);
-    expect(floodStatuses[401]).toBeGreaterThan(0);
-    expect(Object.keys(floodStatuses).filter((status) => !['401', '429'].includes(status))).toEqual(
-      [],
-    );
-    expect(loadedP99).toBeLessThanOrEqual(2 * quietP99);
+    const target = await startServer();
+    try {
+      await expectCreatesKeepTheirLatency(target.url);
+    } finally {
+      await target.stop();
+    }
   });
 
   describeWith('haproxy', 'through deploy/haproxy.cfg', () => {
-    let haproxy: RunningHaproxy;
-    let behind: RunningServer;
-    beforeAll(async () => {
-      behind = await startServer();
-      haproxy = await startHaproxy(behind.url);
-    }, 120_000);
-    afterAll(async () => {
-      await haproxy?.stop();
-      await behind?.stop();
-    });
-
     test('keep their p99 within 2× of quiet too', p99Retries, async () => {
-      const { quietP99, loadedP99, statuses, floodStatuses } = await createsUnderFlood(haproxy.url);
-      expect(Object.keys(statuses)).toEqual(['201']);
-      expect(floodStatuses[401]).toBeGreaterThan(0);
-      expect(
-        Object.keys(floodStatuses).filter((status) => !['401', '429'].includes(status)),
-      ).toEqual([]);
-      expect(loadedP99).toBeLessThanOrEqual(2 * quietP99);
+      const behind = await startServer();
+      const haproxy = await startHaproxy(behind.url).catch(async (error: unknown) => {
+        await behind.stop();
+        throw error;
+      });
+      try {
+        await expectCreatesKeepTheirLatency(haproxy.url);
+      } finally {
+        await haproxy.stop();
+        await behind.stop();
+      }
     });
   });
 });
