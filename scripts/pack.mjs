@@ -7,9 +7,11 @@
 //   npm install /path/to/institution-api/dist/packages/*.tgz
 //
 // All of them at once: the client's tarball alone makes npm look for its siblings in the registry.
-// Older tarballs are removed first, so the glob above never matches two versions of a package.
+// Older tarballs are removed, so the glob above never matches two versions of a package. The new
+// ones are packed in a folder of their own inside it, then renamed into it, so that a test
+// installing them while another packs never reads a tarball half-written or missing.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PUBLISHABLE, readWorkspaces, repositoryRoot } from './release/workspace.mjs';
@@ -31,23 +33,32 @@ if (unbuilt.length > 0) {
 }
 
 mkdirSync(outDir, { recursive: true });
-for (const name of readdirSync(outDir)) {
-  if (name.endsWith('.tgz')) rmSync(join(outDir, name));
+const packing = mkdtempSync(join(outDir, '.packing-'));
+/** @type {{ name: string, version: string, filename: string, size: number, entryCount: number }[]} */
+let packed;
+try {
+  packed = JSON.parse(
+    execFileSync(
+      'npm',
+      [
+        'pack',
+        '--json',
+        '--silent',
+        '--pack-destination',
+        packing,
+        ...workspaces.flatMap(({ json }) => ['--workspace', json.name]),
+      ],
+      { cwd: repositoryRoot, encoding: 'utf8' },
+    ),
+  );
+  const filenames = packed.map(({ filename }) => filename);
+  for (const name of readdirSync(outDir)) {
+    if (name.endsWith('.tgz') && !filenames.includes(name)) rmSync(join(outDir, name));
+  }
+  for (const filename of filenames) renameSync(join(packing, filename), join(outDir, filename));
+} finally {
+  rmSync(packing, { recursive: true, force: true });
 }
-const packed = JSON.parse(
-  execFileSync(
-    'npm',
-    [
-      'pack',
-      '--json',
-      '--silent',
-      '--pack-destination',
-      outDir,
-      ...workspaces.flatMap(({ json }) => ['--workspace', json.name]),
-    ],
-    { cwd: repositoryRoot, encoding: 'utf8' },
-  ),
-);
 for (const { name, version, filename, size, entryCount } of packed) {
   console.log(
     `${name}@${version}: ${relative(process.cwd(), join(outDir, filename))} (${entryCount} files, ${size} bytes)`,

@@ -16,15 +16,19 @@ const repository = fileURLToPath(new URL('../../../', import.meta.url));
 export const packedTarballsDir = join(repository, 'dist', 'packages');
 
 /**
- * The published packages' folders, whose files the tarballs are made of: every package that is
- * not private, as the release scripts' PUBLISHABLE list says (scripts/release/workspace.mjs).
+ * The published packages, whose files the tarballs are made of: every package that is not
+ * private, as the release scripts' PUBLISHABLE list says (scripts/release/workspace.mjs), each with
+ * the file name `npm pack` gives its tarball.
  */
 const publishedPackages = readdirSync(join(repository, 'packages'))
   .map((name) => join(repository, 'packages', name))
-  .filter((dir) => {
-    const manifest = join(dir, 'package.json');
-    return existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).private !== true;
-  });
+  .filter((dir) => existsSync(join(dir, 'package.json')))
+  .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
+  .filter(({ manifest }) => manifest.private !== true)
+  .map(({ dir, manifest }) => ({
+    dir,
+    tarball: `${String(manifest.name).replace(/^@/, '').replace('/', '-')}-${manifest.version}.tgz`,
+  }));
 
 /** The newest modification time of a file under `path` (node_modules and tests left out). */
 function newestChange(path: string): number {
@@ -38,22 +42,27 @@ function newestChange(path: string): number {
   return newest;
 }
 
+/** When `file` was written, or undefined when it is not there. */
+const writtenAt = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : undefined);
+
 /**
  * The folder of the packed tarballs, one per published package. Under `npm test`, turbo packed
  * them before the tests; a test run another way (`npx vitest`) packs them here when they are
- * missing or older than a file of a package (its build or its manifest), so it never installs a
- * stale package.
+ * missing or older than a file of their package (its build or its manifest), so it never installs
+ * a stale package. Each package is compared with its own tarball: packing writes a package's
+ * LICENSE (its prepack) after the tarballs packed before it, and against the oldest tarball every
+ * test would pack again, under the feet of the tests installing them.
  */
 export async function packedTarballs(): Promise<string> {
   const tarballs = existsSync(packedTarballsDir)
     ? readdirSync(packedTarballsDir).filter((file) => file.endsWith('.tgz'))
     : [];
-  const packedAt = Math.min(
-    ...tarballs.map((file) => statSync(join(packedTarballsDir, file)).mtimeMs),
-  );
   const fresh =
     tarballs.length === publishedPackages.length &&
-    publishedPackages.every((dir) => newestChange(dir) <= packedAt);
+    publishedPackages.every(({ dir, tarball }) => {
+      const packedAt = writtenAt(join(packedTarballsDir, tarball));
+      return packedAt !== undefined && newestChange(dir) <= packedAt;
+    });
   if (!fresh) {
     await execFile(process.execPath, [join(repository, 'scripts', 'pack.mjs')], {
       cwd: repository,
