@@ -9,6 +9,7 @@ import { openapiDocument } from '@institution-api/types';
 import type { Request } from 'express';
 import type { FoundCredential } from '../storage/types.js';
 import { receivedMessage } from './message-signature.js';
+import { oneTurnEach } from './one-turn-each.js';
 
 /** What {@link diagnoseRefusal} needs beside the request: the key pair and the checks' settings. */
 export interface RefusalContext {
@@ -23,6 +24,13 @@ export interface RefusalContext {
   /** The request's message signature verified, but its nonce was used before. */
   nonceReused?: boolean;
 }
+
+/**
+ * Diagnoses of this process, one at a time, a turn of the event loop apart: refusals that arrive
+ * together (a flood over several connections) would otherwise run theirs back to back, and a
+ * request arriving among them would wait for all of them rather than for one at most.
+ */
+const diagnosisTurns = oneTurnEach();
 
 /** The orders of the spec's request bodies: a body signed in one, sent in another, is found. */
 const keyOrders = documentedKeyOrders(openapiDocument);
@@ -42,16 +50,18 @@ export async function diagnoseRefusal(
 ): Promise<SignatureDiagnosis | undefined> {
   const { credential, publicKey, signature, now, maxAgeSeconds, nonceReused } = context;
   try {
-    return await diagnoseSignature(receivedMessage(req, target, body), {
-      publicKey,
-      secretKey: credential.secretKey,
-      signature,
-      now: Math.floor(now / 1000),
-      maxSkewSeconds: maxAgeSeconds,
-      messageSignatureRequired: credential.signaturePolicy !== 'any',
-      nonceReused,
-      documentedKeyOrders: keyOrders,
-    });
+    return await diagnosisTurns(() =>
+      diagnoseSignature(receivedMessage(req, target, body), {
+        publicKey,
+        secretKey: credential.secretKey,
+        signature,
+        now: Math.floor(now / 1000),
+        maxSkewSeconds: maxAgeSeconds,
+        messageSignatureRequired: credential.signaturePolicy !== 'any',
+        nonceReused,
+        documentedKeyOrders: keyOrders,
+      }),
+    );
   } catch (error) {
     req.log.error({ err: error }, 'signature diagnosis failed');
     return undefined;
