@@ -8,11 +8,12 @@
 //
 // All of them at once: the client's tarball alone makes npm look for its siblings in the registry.
 // Older tarballs are removed, so the glob above never matches two versions of a package. The new
-// ones are packed in a folder of their own inside it, then renamed into it, so that a test
-// installing them while another packs never reads a tarball half-written or missing.
+// ones are packed in a folder of their own beside it, then renamed into it, so that a test
+// installing them while another packs never reads a tarball half-written or missing, nor anything
+// but tarballs there.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PUBLISHABLE, readWorkspaces, repositoryRoot } from './release/workspace.mjs';
 
@@ -33,7 +34,7 @@ if (unbuilt.length > 0) {
 }
 
 mkdirSync(outDir, { recursive: true });
-const packing = mkdtempSync(join(outDir, '.packing-'));
+const packing = mkdtempSync(join(dirname(outDir), '.packing-'));
 /** @type {{ name: string, version: string, filename: string, size: number, entryCount: number }[]} */
 let packed;
 try {
